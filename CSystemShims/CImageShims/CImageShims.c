@@ -1,0 +1,174 @@
+#include "CImageShims.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void vgn_drop_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)domain; (void)level; (void)message; (void)data;
+}
+
+int vgn_init(const char *argv0) {
+    if (VIPS_INIT(argv0 ? argv0 : "vignette") != 0) return -1;
+    // libvips reports decoder warnings (libpng's iCCP complaints, libjpeg's "premature end") through
+    // GLib logging, which prints to stderr. Callers get failures as errors with libvips' message;
+    // warnings that do not fail the load are not theirs to see on their terminal.
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO | G_LOG_LEVEL_DEBUG,
+                      vgn_drop_log, NULL);
+    // The Debian build carries ImageMagick, PDF and other loaders that corrupt input must never reach.
+    vips_block_untrusted_set(TRUE);
+    // The pipeline caches what matters; libvips' operation cache would only hold memory.
+    vips_cache_set_max(0);
+    vips_cache_set_max_mem(0);
+    vips_cache_set_max_files(0);
+    return 0;
+}
+
+void vgn_unref(void *object) {
+    if (object) g_object_unref(G_OBJECT(object));
+}
+
+void vgn_free(void *memory) { g_free(memory); }
+
+char *vgn_error_take(void) { return vips_error_buffer_copy(); }
+
+VipsSource *vgn_source_new_copying(const void *data, size_t length) {
+    VipsBlob *blob = vips_blob_copy(data, length);
+    if (!blob) return NULL;
+    VipsSource *source = vips_source_new_from_blob(blob);
+    vips_area_unref(VIPS_AREA(blob));
+    return source;
+}
+
+VipsImage *vgn_image_new_from_source(VipsSource *source, const char *options) {
+    return vips_image_new_from_source(source, options ? options : "", NULL);
+}
+
+int vgn_image_get_blob(VipsImage *image, const char *name, const void **data, size_t *length) {
+    if (vips_image_get_typeof(image, name) == 0) return 0;
+    if (vips_image_get_blob(image, name, data, length) != 0) {
+        vips_error_clear();
+        return 0;
+    }
+    return 1;
+}
+
+int vgn_resize(VipsImage *in, VipsImage **out, double hscale, double vscale, int kernel) {
+    return vips_resize(in, out, hscale, "vscale", vscale, "kernel", (VipsKernel)kernel, NULL);
+}
+
+int vgn_crop(VipsImage *in, VipsImage **out, int left, int top, int width, int height) {
+    return vips_crop(in, out, left, top, width, height, NULL);
+}
+
+int vgn_smartcrop(VipsImage *in, VipsImage **out, int width, int height, int interesting) {
+    return vips_smartcrop(in, out, width, height, "interesting", (VipsInteresting)interesting, NULL);
+}
+
+int vgn_autorot(VipsImage *in, VipsImage **out) { return vips_autorot(in, out, NULL); }
+
+int vgn_gaussblur(VipsImage *in, VipsImage **out, double sigma) {
+    return vips_gaussblur(in, out, sigma, NULL);
+}
+
+int vgn_colourspace(VipsImage *in, VipsImage **out, int interpretation) {
+    return vips_colourspace(in, out, (VipsInterpretation)interpretation, NULL);
+}
+
+int vgn_icc_to_srgb(VipsImage *in, VipsImage **out, const char *fallback) {
+    return vips_icc_transform(in, out, "srgb", "embedded", TRUE, "input_profile", fallback,
+                              "intent", VIPS_INTENT_RELATIVE, NULL);
+}
+
+int vgn_flatten(VipsImage *in, VipsImage **out, double r, double g, double b) {
+    double background[3] = {r, g, b};
+    VipsArrayDouble *array = vips_array_double_new(background, 3);
+    int result = vips_flatten(in, out, "background", array, NULL);
+    vips_area_unref(VIPS_AREA(array));
+    return result;
+}
+
+int vgn_premultiply(VipsImage *in, VipsImage **out) { return vips_premultiply(in, out, NULL); }
+
+int vgn_unpremultiply(VipsImage *in, VipsImage **out) { return vips_unpremultiply(in, out, NULL); }
+
+int vgn_cast_uchar(VipsImage *in, VipsImage **out) {
+    return vips_cast(in, out, VIPS_FORMAT_UCHAR, NULL);
+}
+
+int vgn_cast(VipsImage *in, VipsImage **out, int format) {
+    return vips_cast(in, out, (VipsBandFormat)format, NULL);
+}
+
+int vgn_extract_bands(VipsImage *in, VipsImage **out, int first, int count) {
+    return vips_extract_band(in, out, first, "n", count, NULL);
+}
+
+int vgn_copy_with_orientation(VipsImage *in, VipsImage **out, int orientation) {
+    if (vips_copy(in, out, NULL) != 0) return -1;
+    vips_image_set_int(*out, VIPS_META_ORIENTATION, orientation);
+    return 0;
+}
+
+int vgn_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height, int size,
+                         int crop, int no_rotate, const char *load_options) {
+    return vips_thumbnail_source(source, out, width, "height", height, "size", (VipsSize)size,
+                                 "crop", (VipsInteresting)crop, "no_rotate", no_rotate,
+                                 "option_string", load_options ? load_options : "", NULL);
+}
+
+int vgn_jpegsave(VipsImage *in, void **buffer, size_t *length, int quality, int interlace,
+                 int strip, int optimize_coding) {
+    return vips_jpegsave_buffer(in, buffer, length, "Q", quality, "interlace", interlace,
+                                "strip", strip, "optimize_coding", optimize_coding, NULL);
+}
+
+int vgn_pngsave(VipsImage *in, void **buffer, size_t *length, int compression, int interlace,
+                int strip) {
+    return vips_pngsave_buffer(in, buffer, length, "compression", compression,
+                               "interlace", interlace, "strip", strip, NULL);
+}
+
+typedef struct {
+    unsigned char *data;
+    size_t length;
+    size_t capacity;
+} vgn_growable;
+
+static struct heif_error vgn_heif_append(struct heif_context *context, const void *data,
+                                         size_t size, void *userdata) {
+    (void)context;
+    vgn_growable *out = (vgn_growable *)userdata;
+    struct heif_error ok = {heif_error_Ok, heif_suberror_Unspecified, "Success"};
+    if (out->length + size > out->capacity) {
+        size_t capacity = out->capacity ? out->capacity : 65536;
+        while (capacity < out->length + size) capacity *= 2;
+        unsigned char *grown = realloc(out->data, capacity);
+        if (!grown) {
+            struct heif_error failed = {heif_error_Encoding_error, heif_suberror_Unspecified,
+                                        "out of memory while writing HEIF output"};
+            return failed;
+        }
+        out->data = grown;
+        out->capacity = capacity;
+    }
+    memcpy(out->data + out->length, data, size);
+    out->length += size;
+    return ok;
+}
+
+struct heif_error vgn_heif_write_to_memory(struct heif_context *context, void **buffer, size_t *length) {
+    vgn_growable out = {NULL, 0, 0};
+    struct heif_writer writer;
+    writer.writer_api_version = 1;
+    writer.write = vgn_heif_append;
+    struct heif_error error = heif_context_write(context, &writer, &out);
+    if (error.code != heif_error_Ok) {
+        free(out.data);
+        *buffer = NULL;
+        *length = 0;
+        return error;
+    }
+    *buffer = out.data;
+    *length = out.length;
+    return error;
+}

@@ -1,0 +1,70 @@
+// CImageShims: the few C helpers Swift cannot express directly.
+//
+// Every function here exists for one of three reasons, stated beside it:
+//  - it wraps a variadic libvips call (Swift cannot call C variadic functions),
+//  - it stands in for a C macro (VIPS_INIT, G_OBJECT casts),
+//  - it is a C callback that must outlive a Swift closure (the libheif writer).
+// All symbols are prefixed `vgn_`. Functions returning int follow libvips: 0 is success, -1 failure
+// with the reason in libvips' error buffer.
+#ifndef VGN_CIMAGESHIMS_H
+#define VGN_CIMAGESHIMS_H
+
+#include <stddef.h>
+#include <vips/vips.h>
+#include <libheif/heif.h>
+
+// --- runtime (macros) ---
+/// VIPS_INIT is a macro; also blocks untrusted loaders and turns the operation cache off.
+int vgn_init(const char *argv0);
+/// g_object_unref on any libvips object (VipsImage, VipsSource, VipsBlob).
+void vgn_unref(void *object);
+/// g_free for strings and buffers that libvips allocated.
+void vgn_free(void *memory);
+/// vips_error_buffer_copy(): takes and clears libvips' (global) error buffer. Caller frees.
+char *vgn_error_take(void);
+
+// --- loading (the buffer-copying loader) ---
+/// Copies `data` into a VipsBlob and wraps it in a VipsSource, so the bytes live as long as any
+/// image made from the source: libvips' buffer loaders do not copy.
+VipsSource *vgn_source_new_copying(const void *data, size_t length);
+/// vips_image_new_from_source is variadic. `options` is a libvips option string such as
+/// "access=sequential,fail_on=error,shrink=2".
+VipsImage *vgn_image_new_from_source(VipsSource *source, const char *options);
+/// Reads a blob-typed header field (e.g. "jpeg-thumbnail-data", "icc-profile-data"); 0 if absent.
+int vgn_image_get_blob(VipsImage *image, const char *name, const void **data, size_t *length);
+
+// --- operations (variadic libvips calls) ---
+int vgn_resize(VipsImage *in, VipsImage **out, double hscale, double vscale, int kernel);
+int vgn_crop(VipsImage *in, VipsImage **out, int left, int top, int width, int height);
+int vgn_smartcrop(VipsImage *in, VipsImage **out, int width, int height, int interesting);
+int vgn_autorot(VipsImage *in, VipsImage **out);
+int vgn_gaussblur(VipsImage *in, VipsImage **out, double sigma);
+int vgn_colourspace(VipsImage *in, VipsImage **out, int interpretation);
+/// vips_icc_transform to sRGB using the embedded profile, or the built-in `fallback` profile
+/// ("cmyk", "srgb") when the image has none.
+int vgn_icc_to_srgb(VipsImage *in, VipsImage **out, const char *fallback);
+int vgn_flatten(VipsImage *in, VipsImage **out, double r, double g, double b);
+int vgn_premultiply(VipsImage *in, VipsImage **out);
+int vgn_unpremultiply(VipsImage *in, VipsImage **out);
+int vgn_cast_uchar(VipsImage *in, VipsImage **out);
+/// vips_cast to a VipsBandFormat.
+int vgn_cast(VipsImage *in, VipsImage **out, int format);
+int vgn_extract_bands(VipsImage *in, VipsImage **out, int first, int count);
+/// vips_copy, then sets the EXIF "orientation" field (1-8) on the copy, for vips_autorot to apply.
+int vgn_copy_with_orientation(VipsImage *in, VipsImage **out, int orientation);
+/// vips_thumbnail_source. `size`: VipsSize. `crop`: VipsInteresting (0 = none).
+int vgn_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height, int size,
+                         int crop, int no_rotate, const char *load_options);
+
+// --- saving (variadic libvips savers) ---
+int vgn_jpegsave(VipsImage *in, void **buffer, size_t *length, int quality, int interlace,
+                 int strip, int optimize_coding);
+int vgn_pngsave(VipsImage *in, void **buffer, size_t *length, int compression, int interlace,
+                int strip);
+
+// --- libheif (a C callback) ---
+/// heif_context_write with a writer that collects the output into one malloc'd buffer.
+/// On success `*buffer` must be released with free().
+struct heif_error vgn_heif_write_to_memory(struct heif_context *context, void **buffer, size_t *length);
+
+#endif

@@ -1,0 +1,48 @@
+# Vignette — `make demo`, `make test`, `make bench`. Each installs the Debian packages it needs
+# when they are missing (apt-get, as root or through sudo).
+
+SHELL := /bin/bash
+SWIFT ?= swift
+DEMO_OUT ?= demo-thumbnails
+DEMO_SIZE ?= 256
+
+# Build and test needs: the -dev packages the C targets link against.
+BUILD_PACKAGES := libvips-dev libwebp-dev libheif-dev pkg-config
+# Fixture tools (Fixtures/make-fixtures.sh) and the whole-process benchmark peers.
+TOOL_PACKAGES := libvips-tools imagemagick libheif-examples webp libimage-exiftool-perl hyperfine python3-venv
+
+.PHONY: demo test bench fixtures install-deps install-tools build release clean
+
+install-deps:
+	@Scripts/install-packages.sh $(BUILD_PACKAGES)
+
+install-tools:
+	@Scripts/install-packages.sh $(TOOL_PACKAGES)
+
+build: install-deps
+	$(SWIFT) build
+
+release: install-deps
+	$(SWIFT) build -c release --product vignette
+
+demo: release
+	@rm -rf $(DEMO_OUT)
+	@echo "== vignette thumbnail: every image in Fixtures/ into $(DEMO_OUT)/ ($(DEMO_SIZE)px box)"
+	@.build/release/vignette thumbnail $$(ls Fixtures/* | grep -vE '\.(sh|md|tsv)$$') --size $(DEMO_SIZE) --out $(DEMO_OUT) --json > $(DEMO_OUT).json; \
+	  status=$$?; \
+	  Scripts/summarize-demo.sh $(DEMO_OUT).json; \
+	  echo "(exit status $$status: 1 is expected, Fixtures/ holds broken files on purpose)"; \
+	  echo "== thumbnails are in $(DEMO_OUT)/, the JSON report in $(DEMO_OUT).json"
+
+test: install-deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --parallel
+
+fixtures: install-tools
+	Fixtures/make-fixtures.sh
+
+bench: install-deps install-tools
+	Benchmarks/run.sh
+
+clean:
+	rm -rf .build $(DEMO_OUT) $(DEMO_OUT).json

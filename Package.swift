@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Vignette",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Vignette", targets: ["Vignette"]),
+        .library(name: "VignetteCodecs", targets: ["VignetteCodecs"]),
+        .executable(name: "vignette", targets: ["VignetteCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CVips", path: "CSystemShims/CVips", pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(
+            name: "CWebP", path: "CSystemShims/CWebP", pkgConfig: "libwebp",
+            providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(
+            name: "CHeif", path: "CSystemShims/CHeif", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]),
+        .target(
+            name: "CImageShims", dependencies: ["CVips", "CHeif"],
+            path: "CSystemShims/CImageShims"),
+        .target(
+            name: "VignetteCodecs",
+            dependencies: ["CVips", "CWebP", "CHeif", "CImageShims"]),
+        .target(
+            name: "Vignette",
+            dependencies: ["VignetteCodecs", .product(name: "Logging", package: "swift-log")]),
+        .executableTarget(
+            name: "VignetteCLI",
+            dependencies: ["Vignette", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .testTarget(name: "VignetteCodecsTests", dependencies: ["VignetteCodecs"]),
+        .testTarget(name: "VignetteCLITests", dependencies: ["VignetteCodecs"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

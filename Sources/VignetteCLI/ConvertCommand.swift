@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import VignetteCodecs
+
+/// `vignette convert INPUT OUTPUT`: re-encodes one image, upright, in the format OUTPUT's extension names.
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert one image to the format its output name's extension says (jpg, png, webp, heic, avif).")
+
+    @Argument(help: "The image to read.")
+    var input: String
+
+    @Argument(help: "The file to write; its extension picks the format.")
+    var output: String
+
+    @Option(help: "Quality 1–100 for JPEG, WebP, HEIC and AVIF.")
+    var quality: Int?
+
+    @Flag(help: "Lossless WebP, HEIC or AVIF.")
+    var lossless = false
+
+    func validate() throws {
+        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1–100, got \(quality)") }
+        let format = try outputFormat()
+        if lossless, ![ImageFormat.webp, .heic, .avif].contains(format) {
+            throw ValidationError("--lossless applies to webp, heic and avif outputs, not \(format)")
+        }
+    }
+
+    func outputFormat() throws -> ImageFormat {
+        let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
+        switch ext {
+        case "jpg", "jpeg": return .jpeg
+        case "png": return .png
+        case "webp": return .webp
+        case "heic", "heif": return .heic
+        case "avif": return .avif
+        default: throw ValidationError("cannot tell the output format from '\(output)': use .jpg, .png, .webp, .heic or .avif")
+        }
+    }
+
+    func encoding() throws -> EncodingFormat {
+        switch try outputFormat() {
+        case .png: return .png(PNGOptions())
+        case .webp: return .webp(WebPOptions(quality: quality ?? (lossless ? 100 : 80), lossless: lossless))
+        case .heic: return .heic(HEIFOptions(quality: quality ?? 50, lossless: lossless))
+        case .avif: return .avif(HEIFOptions(quality: quality ?? 50, lossless: lossless))
+        default: return .jpeg(JPEGOptions(quality: quality ?? 85))
+        }
+    }
+
+    func run() throws {
+        let encoding = try encoding()
+        do {
+            let decoder = ImageDecoder()
+            let image = try decoder.decode(InputFile.read(input, limits: decoder.limits)).autoOriented()
+            try OutputFile.write(try ImageEncoder.encode(image, as: encoding), to: output)
+        } catch {
+            Console.failed(input, error)
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+internal import CVips
+
+/// Reads image headers and decodes images with libvips, within `DecodingLimits`.
+///
+/// Loading goes through libvips' loaders (`vips_image_new_from_source`, sequential access) over a
+/// private copy of the bytes; HEIF thumbnail items are read with libheif. Untrusted loaders are
+/// blocked for the whole process, so bytes in formats such as PDF, SVG-through-ImageMagick or
+/// anything only ImageMagick reads give `ImagingError.Kind.unsupportedFormat`.
+public struct ImageDecoder: Sendable {
+    public var limits: DecodingLimits
+
+    public init(limits: DecodingLimits = .untrusted) {
+        self.limits = limits
+    }
+
+    /// The header of `data`: format, size, bands, alpha, orientation, pages and embedded thumbnail.
+    /// No pixels are decoded.
+    public func probe(_ data: Data) throws(ImagingError) -> ImageInfo {
+        let source = try LoadedSource(data: data, limits: limits)
+        let header = try source.load(failOn: .none)
+        let format = source.refinedFormat(of: header)
+        var thumbnail: PixelSize?
+        if format == .heic || format == .avif {
+            thumbnail = (try? EmbeddedThumbnail.heif(in: data, limits: limits))?.last?.size
+        } else if format == .jpeg {
+            thumbnail = EmbeddedThumbnail.exif(of: header, limits: limits)?.size
+        }
+        return ImageInfo(
+            format: format, width: header.width, height: header.height, bands: header.bands,
+            hasAlpha: header.hasAlpha, orientation: header.orientation, pages: header.pageCount,
+            embeddedThumbnail: thumbnail)
+    }
+
+    /// The header of the file at `path`; see `probe(_:)`.
+    public func probe(fileAt path: String) throws(ImagingError) -> ImageInfo {
+        try probe(FileInput.read(path, limits: limits))
+    }
+
+    /// Decodes the first frame of `data` into memory, after checking the limits against its header.
+    /// The EXIF orientation is not applied (see `Image.autoOriented()`).
+    public func decode(_ data: Data) throws(ImagingError) -> Image {
+        let source = try LoadedSource(data: data, limits: limits)
+        let header = try source.load(failOn: limits.failOn)
+        try limits.checkFrames(header.pageCount)
+        try limits.checkPixels(width: header.width, height: header.height)
+        return try header.materialized()
+    }
+
+    /// Decodes the file at `path`; see `decode(_:)`.
+    public func decode(fileAt path: String) throws(ImagingError) -> Image {
+        try decode(FileInput.read(path, limits: limits))
+    }
+}
+
+/// Reads input files, refusing ones over the byte budget before reading them.
+enum FileInput {
+    static func read(_ path: String, limits: DecodingLimits) throws(ImagingError) -> Data {
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: path)
+        } catch {
+            throw ImagingError(.io, "cannot open \(path): \(reason(error))")
+        }
+        if (attributes[.type] as? FileAttributeType) == .typeDirectory {
+            throw ImagingError(.io, "\(path) is a directory")
+        }
+        if let size = attributes[.size] as? Int {
+            try limits.checkBytes(size)
+        }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+        } catch {
+            throw ImagingError(.io, "cannot read \(path): \(reason(error))")
+        }
+    }
+
+    private static func reason(_ error: Error) -> String {
+        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError,
+            underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code))
+        {
+            return String(cString: strerror(code.rawValue))
+        }
+        if (error as NSError).domain == NSCocoaErrorDomain, (error as NSError).code == NSFileReadNoSuchFileError {
+            return "No such file or directory"
+        }
+        return error.localizedDescription
+    }
+}

@@ -1,0 +1,49 @@
+/// An image file format, as the loader that recognised it names it.
+public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let jpeg = ImageFormat(rawValue: "jpeg")
+    public static let png = ImageFormat(rawValue: "png")
+    public static let webp = ImageFormat(rawValue: "webp")
+    public static let heic = ImageFormat(rawValue: "heic")
+    public static let avif = ImageFormat(rawValue: "avif")
+    public static let gif = ImageFormat(rawValue: "gif")
+    public static let tiff = ImageFormat(rawValue: "tiff")
+
+    public var description: String { rawValue }
+
+    /// Whether this format can be written by `ImageEncoder`.
+    public var isEncodable: Bool { [.jpeg, .png, .webp, .heic, .avif].contains(self) }
+
+    /// The usual file name extension, without the dot.
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        case .heic: "heic"
+        case .tiff: "tiff"
+        default: rawValue
+        }
+    }
+
+    /// The format a libvips loader stands for, from its nickname ("jpegload_source") or its class
+    /// name ("VipsForeignLoadJpegSource"), as `vips_foreign_find_load_source` returns.
+    static func fromLoader(_ loader: String) -> ImageFormat {
+        var name = loader.lowercased()
+        if name.hasPrefix("vipsforeignload") { name.removeFirst("vipsforeignload".count) }
+        for suffix in ["_source", "_buffer", "source", "buffer", "file"] where name.hasSuffix(suffix) {
+            name.removeLast(suffix.count)
+            break
+        }
+        if name.hasSuffix("load") { name.removeLast(4) }
+        switch name {
+        case "jpeg", "jpg": return .jpeg
+        case "png": return .png
+        case "webp": return .webp
+        case "heif": return .heic
+        case "gif", "nsgif": return .gif
+        case "tiff": return .tiff
+        default: return ImageFormat(rawValue: name)
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// A width and a height in pixels.
+public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+    public var description: String { "\(width)x\(height)" }
+}
+
+/// What the header of an image says, read without decoding pixels.
+public struct ImageInfo: Sendable, Hashable, Codable {
+    public var format: ImageFormat
+    /// Width as stored, before the EXIF orientation is applied.
+    public var width: Int
+    /// Height as stored, before the EXIF orientation is applied.
+    public var height: Int
+    public var bands: Int
+    public var hasAlpha: Bool
+    /// EXIF orientation, 1 (upright) to 8.
+    public var orientation: Int
+    /// Number of pages or animation frames.
+    public var pages: Int
+    /// The largest embedded thumbnail (HEIF thumbnail item or JPEG EXIF thumbnail), if any.
+    public var embeddedThumbnail: PixelSize?
+
+    /// The size once the orientation is applied: orientations 5–8 swap width and height.
+    public var uprightSize: PixelSize {
+        orientation >= 5 ? PixelSize(width: height, height: width) : PixelSize(width: width, height: height)
+    }
+}

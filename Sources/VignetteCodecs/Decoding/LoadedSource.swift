@@ -1,0 +1,74 @@
+import Foundation
+internal import CImageShims
+internal import CVips
+
+/// Encoded bytes handed to libvips as a `VipsSource` that owns a copy of them, plus the loader
+/// libvips picked for them. One source can be loaded several times (header, then shrunk pixels).
+final class LoadedSource: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<VipsSource>
+    let data: Data
+    /// libvips' loader nickname, e.g. "jpegload_source".
+    let loader: String
+    let format: ImageFormat
+
+    /// Copies `data` into a libvips blob and finds a (trusted) loader for it.
+    init(data: Data, limits: DecodingLimits) throws(ImagingError) {
+        try ImagingRuntime.ensureInitialised()
+        try limits.checkBytes(data.count)
+        guard !data.isEmpty else { throw ImagingError(.unsupportedFormat, "input is empty") }
+        let made = data.withUnsafeBytes { raw in vgn_source_new_copying(raw.baseAddress, raw.count) }
+        guard let made else { throw VipsErrors.operationError("vips_source_new_from_blob") }
+        self.pointer = made
+        self.data = data
+        guard let name = vips_foreign_find_load_source(made) else {
+            let reason = ImagingError.oneLine(VipsErrors.take()).trimmingCharacters(in: CharacterSet(charactersIn: "; "))
+            throw ImagingError(.unsupportedFormat, "not a supported image format (\(reason))")
+        }
+        self.loader = String(cString: name)
+        self.format = ImageFormat.fromLoader(loader)
+    }
+
+    deinit { vgn_unref(pointer) }
+
+    /// Loads the image lazily with libvips: only the header is read until pixels are asked for.
+    /// `extra` holds loader options such as "shrink=2" or "scale=0.25".
+    func load(failOn: FailOn, access: String = "sequential", extra: [String] = []) throws(ImagingError) -> Image {
+        let options = (["access=\(access)", "fail_on=\(failOn.rawValue)"] + extra).joined(separator: ",")
+        guard let image = vgn_image_new_from_source(pointer, options) else {
+            throw VipsErrors.decodingError()
+        }
+        return Image(owning: image)
+    }
+
+    /// The format, telling AVIF from HEIC by the header's compression field.
+    func refinedFormat(of header: Image) -> ImageFormat {
+        if format == .heic, header.heifCompression == "av1" { return .avif }
+        return format
+    }
+
+    var supportsShrinkOnLoad: Bool { format == .jpeg || format == .webp }
+}
+
+extension Image {
+    /// The "heif-compression" header field ("hevc", "av1"), if any.
+    var heifCompression: String? {
+        guard vips_image_get_typeof(pointer, "heif-compression") != 0 else { return nil }
+        var value: UnsafePointer<CChar>?
+        guard vips_image_get_string(pointer, "heif-compression", &value) == 0, let value else {
+            vips_error_clear()
+            return nil
+        }
+        return String(cString: value)
+    }
+
+    /// Number of pages (frames) the file declares (`vips_image_get_n_pages`).
+    var pageCount: Int { max(1, Int(vips_image_get_n_pages(pointer))) }
+
+    /// Bytes of a blob header field such as "jpeg-thumbnail-data".
+    func blob(named name: String) -> Data? {
+        var data: UnsafeRawPointer?
+        var length = 0
+        guard vgn_image_get_blob(pointer, name, &data, &length) != 0, let data, length > 0 else { return nil }
+        return Data(bytes: data, count: length)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+internal import CImageShims
+internal import CVips
+
+/// Encodes images: JPEG and PNG through libvips' savers, WebP through libwebp, HEIC and AVIF
+/// through libheif.
+public enum ImageEncoder {
+    /// `image` encoded as `format`. Pixels are first brought to 8-bit sRGB (or grey); JPEG, which
+    /// has no alpha, gets alpha flattened onto white.
+    public static func encode(_ image: Image, as format: EncodingFormat) throws(ImagingError) -> Data {
+        try ImagingRuntime.ensureInitialised()
+        switch format {
+        case .jpeg(let options):
+            try check(options.quality, in: 1...100, "JPEG quality")
+            let flat = try image.standardizedToSRGB8().flattened()
+            return try save("vips_jpegsave_buffer") { buffer, length in
+                vgn_jpegsave(flat.pointer, buffer, length, Int32(options.quality), options.progressive ? 1 : 0,
+                             options.keepMetadata ? 0 : 1, 1)
+            }
+        case .png(let options):
+            try check(options.compression, in: 0...9, "PNG compression")
+            let standard = try image.standardizedToSRGB8()
+            return try save("vips_pngsave_buffer") { buffer, length in
+                vgn_pngsave(standard.pointer, buffer, length, Int32(options.compression), 0, options.keepMetadata ? 0 : 1)
+            }
+        case .webp(let options):
+            return try WebPEncoder.encode(image, options: options)
+        case .heic(let options):
+            return try HEIFEncoder.encode(image, codec: .hevc, options: options)
+        case .avif(let options):
+            return try HEIFEncoder.encode(image, codec: .av1, options: options)
+        }
+    }
+
+    static func check(_ value: Int, in range: ClosedRange<Int>, _ name: String) throws(ImagingError) {
+        guard range.contains(value) else {
+            throw ImagingError(.invalidArgument, "\(name) must be \(range.lowerBound)–\(range.upperBound), got \(value)")
+        }
+    }
+
+    /// Runs a libvips saver and copies its g_malloc'd buffer into `Data`, freeing it at once.
+    private static func save(
+        _ what: String,
+        _ saver: (UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutablePointer<Int>) -> Int32
+    ) throws(ImagingError) -> Data {
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        guard saver(&buffer, &length) == 0, let buffer else {
+            throw VipsErrors.decodingError(what)
+        }
+        defer { vgn_free(buffer) }
+        return Data(bytes: buffer, count: length)
+    }
+}

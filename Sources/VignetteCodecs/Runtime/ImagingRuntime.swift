@@ -1,0 +1,47 @@
+internal import CImageShims
+internal import CVips
+
+/// Process-wide libvips state: initialised once, on first use, by every entry point.
+///
+/// Initialisation (`VIPS_INIT`) runs exactly once through a `static let`, so concurrent first calls
+/// never race `vips_init`. It also blocks libvips' untrusted loaders (`vips_block_untrusted_set`:
+/// the Debian build's ImageMagick and PDF loaders, which corrupt input must never reach) and turns
+/// libvips' operation cache off (`vips_cache_set_max(0)`): callers cache what matters.
+public enum ImagingRuntime {
+    private static let initialisation: Result<Void, ImagingError> = {
+        if vgn_init("vignette") != 0 {
+            return .failure(ImagingError(.operationFailed, "vips_init failed: \(VipsErrors.take())"))
+        }
+        return .success(())
+    }()
+
+    /// Makes sure libvips is initialised; every public entry point calls this first.
+    public static func ensureInitialised() throws(ImagingError) {
+        try initialisation.get()
+    }
+
+    /// The number of worker threads libvips uses for one image (`vips_concurrency_set`).
+    ///
+    /// For a service handling many requests at once, 1 thread per image and many images in
+    /// parallel gives the best throughput; for one big image at a time, the core count does.
+    public static var threadsPerImage: Int {
+        get {
+            _ = try? ensureInitialised()
+            return Int(vips_concurrency_get())
+        }
+        set {
+            _ = try? ensureInitialised()
+            vips_concurrency_set(Int32(max(1, newValue)))
+        }
+    }
+
+    /// The versions of the C libraries in use, e.g. `["libvips": "8.14.1", ...]`.
+    public static var libraryVersions: [String: String] {
+        _ = try? ensureInitialised()
+        var versions: [String: String] = [:]
+        versions["libvips"] = "\(vips_version(0)).\(vips_version(1)).\(vips_version(2))"
+        versions["libheif"] = HEIFVersion.string
+        versions["libwebp"] = WebPVersion.string
+        return versions
+    }
+}

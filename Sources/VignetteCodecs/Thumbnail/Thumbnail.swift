@@ -1,0 +1,30 @@
+/// The decoding route a thumbnail took.
+public enum ThumbnailRoute: Sendable, Hashable, CustomStringConvertible {
+    /// An embedded thumbnail was decoded instead of the image: `heif` (a libheif thumbnail item)
+    /// or `exif` (the JPEG EXIF thumbnail).
+    case embeddedThumbnail(kind: String)
+    /// The image was decoded at a reduced scale by its loader (JPEG DCT shrink, WebP scaled decode).
+    case shrinkOnLoad(scale: Double)
+    /// The image was decoded at full size, then resized.
+    case fullDecode
+    /// libvips' `vips_thumbnail` did the work.
+    case vipsThumbnail
+
+    public var description: String {
+        switch self {
+        case .embeddedThumbnail(let kind): "embedded \(kind) thumbnail"
+        case .shrinkOnLoad(let scale): "shrink-on-load ×\(scale)"
+        case .fullDecode: "full decode"
+        case .vipsThumbnail: "vips_thumbnail"
+        }
+    }
+}
+
+/// A thumbnail and how it was made.
+public struct Thumbnail: Sendable {
+    /// The thumbnail, upright (unless `autoOrient` was off) and in memory.
+    public let image: Image
+    /// What the source's header said.
+    public let source: ImageInfo
+    public let route: ThumbnailRoute
+}

@@ -1,0 +1,64 @@
+/// The sizes a thumbnail goes through, worked out from the upright source size alone.
+struct ThumbnailGeometry: Equatable {
+    /// The size the image is resized to (before a `cover` crop).
+    let resized: PixelSize
+    /// The final size.
+    let output: PixelSize
+
+    init(source: PixelSize, options: ThumbnailOptions) {
+        let w = Double(source.width)
+        let h = Double(source.height)
+        let tw = Double(options.width)
+        let th = Double(options.height)
+        func limited(_ scale: Double) -> Double { options.allowUpscaling ? scale : min(scale, 1) }
+        func scaled(_ length: Double, _ scale: Double) -> Int { max(1, Int((length * scale).rounded())) }
+        switch options.fit {
+        case .inside:
+            let s = limited(min(tw / w, th / h))
+            resized = PixelSize(width: scaled(w, s), height: scaled(h, s))
+            output = resized
+        case .cover:
+            let s = limited(max(tw / w, th / h))
+            resized = PixelSize(width: scaled(w, s), height: scaled(h, s))
+            output = PixelSize(width: min(options.width, resized.width), height: min(options.height, resized.height))
+        case .fill:
+            resized = PixelSize(width: scaled(w, limited(tw / w)), height: scaled(h, limited(th / h)))
+            output = resized
+        }
+    }
+
+    /// The largest JPEG DCT shrink (8, 4, 2, 1) whose output still covers `target` (libjpeg rounds up).
+    static func jpegShrink(stored: PixelSize, target: PixelSize) -> Int {
+        for shrink in [8, 4, 2] {
+            let w = (stored.width + shrink - 1) / shrink
+            let h = (stored.height + shrink - 1) / shrink
+            if w >= target.width, h >= target.height { return shrink }
+        }
+        return 1
+    }
+
+    /// The shrink libvips' `vips_thumbnail` picks for a JPEG: it leaves a factor of two for its final resize.
+    static func vipsThumbnailJPEGShrink(stored: PixelSize, target: PixelSize) -> Int {
+        let factor = min(Double(stored.width) / Double(target.width), Double(stored.height) / Double(target.height))
+        if factor >= 16 { return 8 }
+        if factor >= 8 { return 4 }
+        if factor >= 4 { return 2 }
+        return 1
+    }
+
+    /// Whether `candidate` has `reference`'s aspect ratio, within 2 %.
+    static func sameAspect(_ candidate: PixelSize, _ reference: PixelSize) -> Bool {
+        let a = Double(candidate.width) / Double(candidate.height)
+        let b = Double(reference.width) / Double(reference.height)
+        return abs(a - b) / b < 0.02
+    }
+}
+
+extension PixelSize {
+    /// Width and height swapped when `orientation` is 5–8 (a transposing orientation).
+    func oriented(_ orientation: Int) -> PixelSize {
+        orientation >= 5 ? PixelSize(width: height, height: width) : self
+    }
+
+    func covers(_ other: PixelSize) -> Bool { width >= other.width && height >= other.height }
+}

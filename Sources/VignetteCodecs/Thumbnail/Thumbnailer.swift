@@ -1,0 +1,166 @@
+import Foundation
+internal import CImageShims
+internal import CVips
+
+/// Makes thumbnails: header first, limits checked, then the cheapest decode that covers the box.
+///
+/// Routes, in order of preference:
+/// 1. an embedded thumbnail at least as big as the result (HEIF thumbnail items via libheif, the JPEG
+///    EXIF thumbnail via libvips' "jpeg-thumbnail-data");
+/// 2. shrink-on-load chosen by Vignette (JPEG `shrink`, WebP `scale` load options), then
+///    `vips_resize` with `ThumbnailOptions.kernel`;
+/// 3. a full decode and `vips_resize` for formats without shrink-on-load;
+/// or libvips' own `vips_thumbnail` when `ThumbnailOptions.method` is `.vipsThumbnail`.
+public struct Thumbnailer: Sendable {
+    public var options: ThumbnailOptions
+    public var limits: DecodingLimits
+
+    public init(options: ThumbnailOptions, limits: DecodingLimits = .untrusted) {
+        self.options = options
+        self.limits = limits
+    }
+
+    /// The thumbnail of `data`, computed and held in memory.
+    public func thumbnail(_ data: Data) throws(ImagingError) -> Thumbnail {
+        let lazy = try lazyThumbnail(data)
+        return Thumbnail(image: try lazy.image.materialized(), source: lazy.source, route: lazy.route)
+    }
+
+    /// The thumbnail of the file at `path`; see `thumbnail(_:)`.
+    public func thumbnail(fileAt path: String) throws(ImagingError) -> Thumbnail {
+        try thumbnail(FileInput.read(path, limits: limits))
+    }
+
+    /// The thumbnail of `data` encoded as `encoding`, streamed from decoder to encoder without
+    /// holding the thumbnail in memory in between.
+    public func encodedThumbnail(_ data: Data, as encoding: EncodingFormat) throws(ImagingError) -> (data: Data, thumbnail: Thumbnail) {
+        let lazy = try lazyThumbnail(data)
+        let encoded = try ImageEncoder.encode(lazy.image, as: encoding)
+        return (encoded, lazy)
+    }
+
+    /// The thumbnail as a libvips recipe: pixels are decoded when it is encoded or materialised.
+    func lazyThumbnail(_ data: Data) throws(ImagingError) -> Thumbnail {
+        try options.validate()
+        let source = try LoadedSource(data: data, limits: limits)
+        let header = try source.load(failOn: limits.failOn)
+        try limits.checkFrames(header.pageCount)
+        let orientation = options.autoOrient ? header.orientation : 1
+        let stored = PixelSize(width: header.width, height: header.height)
+        let geometry = ThumbnailGeometry(source: stored.oriented(orientation), options: options)
+        let info = ImageInfo(
+            format: source.refinedFormat(of: header), width: stored.width, height: stored.height,
+            bands: header.bands, hasAlpha: header.hasAlpha, orientation: header.orientation,
+            pages: header.pageCount, embeddedThumbnail: nil)
+
+        if options.useEmbeddedThumbnail,
+            let embedded = try embeddedThumbnail(source: source, header: header, geometry: geometry, orientation: orientation)
+        {
+            var image = try embedded.decode()
+            if embedded.kind == .exif, orientation != 1 {
+                image = try image.apply("vips_copy") { vgn_copy_with_orientation($0, $1, Int32(orientation)) }
+            }
+            let finished = try finish(image, geometry: geometry, orientation: embedded.kind == .exif ? orientation : 1)
+            return Thumbnail(image: finished, source: info, route: .embeddedThumbnail(kind: embedded.kind.rawValue))
+        }
+        if options.method == .vipsThumbnail {
+            return Thumbnail(image: try vipsThumbnail(source: source, stored: stored, geometry: geometry, orientation: orientation),
+                             source: info, route: .vipsThumbnail)
+        }
+
+        let target = geometry.resized.oriented(orientation)
+        var image = header
+        var route = ThumbnailRoute.fullDecode
+        switch source.format {
+        case .jpeg:
+            let shrink = ThumbnailGeometry.jpegShrink(stored: stored, target: target)
+            let decoded = PixelSize(width: (stored.width + shrink - 1) / shrink, height: (stored.height + shrink - 1) / shrink)
+            try limits.checkPixels(width: decoded.width, height: decoded.height, note: "at 1/\(shrink) scale")
+            if shrink > 1 {
+                image = try source.load(failOn: limits.failOn, extra: ["shrink=\(shrink)"])
+                route = .shrinkOnLoad(scale: 1 / Double(shrink))
+            }
+        case .webp:
+            let scale = max(Double(target.width) / Double(stored.width), Double(target.height) / Double(stored.height))
+            if scale < 0.99 {
+                let decodedWidth = Int((Double(stored.width) * scale).rounded(.up))
+                let decodedHeight = Int((Double(stored.height) * scale).rounded(.up))
+                try limits.checkPixels(width: decodedWidth, height: decodedHeight, note: "at scale \(scale)")
+                image = try source.load(failOn: limits.failOn, extra: ["scale=\(scale)"])
+                route = .shrinkOnLoad(scale: scale)
+            } else {
+                try limits.checkPixels(width: stored.width, height: stored.height)
+            }
+        default:
+            try limits.checkPixels(width: stored.width, height: stored.height)
+        }
+        return Thumbnail(image: try finish(image, geometry: geometry, orientation: orientation), source: info, route: route)
+    }
+
+    /// Colour to 8-bit sRGB, resize, orient, crop.
+    private func finish(_ decoded: Image, geometry: ThumbnailGeometry, orientation: Int) throws(ImagingError) -> Image {
+        let target = geometry.resized.oriented(orientation)
+        var image = try decoded.standardizedToSRGB8()
+        image = try image.resized(toWidth: target.width, height: target.height, kernel: options.kernel)
+        if orientation != 1 { image = try image.autoOriented() }
+        if options.fit == .cover {
+            image = try image.cropped(toWidth: geometry.output.width, height: geometry.output.height, anchor: options.crop)
+        }
+        return image
+    }
+
+    /// The smallest embedded thumbnail that covers the resized size and has the image's shape.
+    private func embeddedThumbnail(
+        source: LoadedSource, header: Image, geometry: ThumbnailGeometry, orientation: Int
+    ) throws(ImagingError) -> EmbeddedThumbnail? {
+        let full = PixelSize(width: header.width, height: header.height)
+        switch source.format {
+        case .heic:
+            // libheif applies the items' transformations, so thumbnails come out upright, like the image.
+            let thumbnails = (try? EmbeddedThumbnail.heif(in: source.data, limits: limits)) ?? []
+            return thumbnails.first {
+                $0.size.covers(geometry.resized) && ThumbnailGeometry.sameAspect($0.size, full)
+            }
+        case .jpeg:
+            guard let exif = EmbeddedThumbnail.exif(of: header, limits: limits) else { return nil }
+            let target = geometry.resized.oriented(orientation)
+            return exif.size.covers(target) && ThumbnailGeometry.sameAspect(exif.size, full) ? exif : nil
+        default:
+            return nil
+        }
+    }
+
+    /// libvips' `vips_thumbnail_source`, with the pixel budget checked against the decode it will do.
+    private func vipsThumbnail(
+        source: LoadedSource, stored: PixelSize, geometry: ThumbnailGeometry, orientation: Int
+    ) throws(ImagingError) -> Image {
+        let target = geometry.resized.oriented(orientation)
+        switch source.format {
+        case .jpeg:
+            let shrink = ThumbnailGeometry.vipsThumbnailJPEGShrink(stored: stored, target: target)
+            try limits.checkPixels(width: (stored.width + shrink - 1) / shrink, height: (stored.height + shrink - 1) / shrink)
+        case .webp:
+            try limits.checkPixels(width: target.width, height: target.height)
+        default:
+            try limits.checkPixels(width: stored.width, height: stored.height)
+        }
+        let size: VipsSize
+        switch (options.fit, options.allowUpscaling) {
+        case (.fill, _): size = VIPS_SIZE_FORCE
+        case (_, true): size = VIPS_SIZE_BOTH
+        case (_, false): size = VIPS_SIZE_DOWN
+        }
+        let crop: VipsInteresting
+        switch (options.fit, options.crop) {
+        case (.cover, .centre): crop = VIPS_INTERESTING_CENTRE
+        case (.cover, .attention): crop = VIPS_INTERESTING_ATTENTION
+        default: crop = VIPS_INTERESTING_NONE
+        }
+        var out: UnsafeMutablePointer<VipsImage>?
+        let status = vgn_thumbnail_source(
+            source.pointer, &out, Int32(options.width), Int32(options.height), Int32(size.rawValue),
+            Int32(crop.rawValue), options.autoOrient ? 0 : 1, "fail_on=\(limits.failOn.rawValue)")
+        guard status == 0, let out else { throw VipsErrors.decodingError() }
+        return try Image(owning: out).standardizedToSRGB8()
+    }
+}
