@@ -35,6 +35,9 @@ let package = Package(
         .executableTarget(
             name: "VignetteCLI",
             dependencies: ["Vignette", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(
+            name: "VignetteBench", dependencies: ["VignetteCodecs"],
+            path: "Benchmarks/Sources/VignetteBench"),
         .testTarget(name: "VignetteCodecsTests", dependencies: ["VignetteCodecs"]),
         .testTarget(name: "VignetteCLITests", dependencies: ["VignetteCodecs"]),
     ],

@@ -9,6 +9,13 @@ public struct PixelBuffer: Sendable, Equatable {
     public let bands: Int
     /// `width × height × bands` bytes, row after row.
     public let bytes: [UInt8]
+
+    public init(width: Int, height: Int, bands: Int, bytes: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.bands = bands
+        self.bytes = bytes
+    }
 }
 
 extension Image {

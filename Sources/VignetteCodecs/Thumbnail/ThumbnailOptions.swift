@@ -16,7 +16,8 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
         /// still covers the target, then resizes with `kernel`: about twice as fast as libvips'
         /// own thumbnail on photos, within dHash distance 5 of it (see Benchmarks/).
         case shrinkOnLoad
-        /// libvips' `vips_thumbnail`, which keeps a 2× margin before its final resize.
+        /// libvips' `vips_thumbnail`, which keeps a 2× margin before its final resize. libvips does
+        /// all the work: embedded JPEG EXIF thumbnails are not used on this route.
         case vipsThumbnail
     }
 

@@ -53,7 +53,7 @@ public struct Thumbnailer: Sendable {
             bands: header.bands, hasAlpha: header.hasAlpha, orientation: header.orientation,
             pages: header.pageCount, embeddedThumbnail: nil)
 
-        if options.useEmbeddedThumbnail,
+        if options.useEmbeddedThumbnail, options.method == .shrinkOnLoad,
             let embedded = try embeddedThumbnail(source: source, header: header, geometry: geometry, orientation: orientation)
         {
             var image = try embedded.decode()
@@ -102,6 +102,11 @@ public struct Thumbnailer: Sendable {
         let target = geometry.resized.oriented(orientation)
         var image = try decoded.standardizedToSRGB8()
         image = try image.resized(toWidth: target.width, height: target.height, kernel: options.kernel)
+        // Rotating and attention-cropping read the image out of order, which a sequentially decoded
+        // source cannot do: compute the (already small) resized pixels first.
+        if orientation != 1 || (options.fit == .cover && options.crop == .attention) {
+            image = try image.materialized()
+        }
         if orientation != 1 { image = try image.autoOriented() }
         if options.fit == .cover {
             image = try image.cropped(toWidth: geometry.output.width, height: geometry.output.height, anchor: options.crop)

@@ -1,0 +1,78 @@
+import Foundation
+import VignetteCodecs
+
+/// sharp's published JPEG task: a JPEG in memory, fitted inside 720×588 with Lanczos 3, encoded as
+/// JPEG quality 80, one operation at a time, for a fixed time after a warm-up.
+enum JPEGTask {
+    static let usage = "jpeg-task --input FILE --seconds S [--warmup S] [--method shrinkOnLoad|vipsThumbnail] [--output OUT.jpg]"
+
+    static func run(_ arguments: ArraySlice<String>) throws -> String {
+        let parsed = try Arguments(arguments, known: ["input", "seconds", "warmup", "method", "output"])
+        guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument \(parsed.positionals[0])") }
+        let input = try parsed.required("input")
+        let seconds = try parsed.double("seconds", default: 10)
+        let warmup = try parsed.double("warmup", default: 1)
+        let methodName = parsed.options["method"] ?? ThumbnailOptions.Method.shrinkOnLoad.rawValue
+        guard let method = ThumbnailOptions.Method(rawValue: methodName) else {
+            throw UsageError("--method must be one of \(ThumbnailOptions.Method.allCases.map(\.rawValue).joined(separator: ", ")), got \(methodName)")
+        }
+        let threads = try Runtime.applyThreadSetting()
+
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: input))
+        } catch {
+            throw UsageError("cannot read \(input): \(error.localizedDescription)")
+        }
+        let thumbnailer = Thumbnailer(options: ThumbnailOptions(
+            width: 720, height: 588, fit: .inside, kernel: .lanczos3, method: method))
+        let encoding = EncodingFormat.jpeg(JPEGOptions(quality: 80))
+
+        // Warm-up: page in the libraries, let libvips start its thread pool.
+        var last = try thumbnailer.encodedThumbnail(data, as: encoding)
+        let clock = ContinuousClock()
+        let warmupEnd = clock.now + .milliseconds(Int(warmup * 1000))
+        while clock.now < warmupEnd {
+            last = try thumbnailer.encodedThumbnail(data, as: encoding)
+        }
+
+        var operations = 0
+        let start = clock.now
+        let deadline = start + .milliseconds(Int(seconds * 1000))
+        var now = start
+        repeat {
+            last = try thumbnailer.encodedThumbnail(data, as: encoding)
+            operations += 1
+            now = clock.now
+        } while now < deadline
+        let elapsed = (now - start).seconds
+
+        if let output = parsed.options["output"] {
+            do {
+                try last.data.write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                throw UsageError("cannot write \(output): \(error.localizedDescription)")
+            }
+        }
+
+        var line = JSONLine()
+        line.add("tool", method == .shrinkOnLoad ? "vignette (shrink-on-load)" : "vignette (vips_thumbnail)")
+        line.add("ops_per_sec", Double(operations) / elapsed)
+        line.add("ops", operations)
+        line.add("seconds", elapsed)
+        line.add("threads", threads)
+        line.add("route", last.thumbnail.route.description)
+        line.add("width", last.thumbnail.image.width)
+        line.add("height", last.thumbnail.image.height)
+        line.add("bytes", last.data.count)
+        line.add("libvips", ImagingRuntime.libraryVersions["libvips"] ?? "unknown")
+        return line.text
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}

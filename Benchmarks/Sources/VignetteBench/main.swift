@@ -1,0 +1,57 @@
+import Foundation
+import VignetteCodecs
+
+// VignetteBench: the in-process side of Benchmarks/run.sh.
+//
+//   VignetteBench jpeg-task --input FILE --seconds S [--method shrinkOnLoad|vipsThumbnail] [--output OUT.jpg]
+//   VignetteBench dhash A B
+//   VignetteBench versions
+//
+// Each prints one JSON line on stdout; failures print one line on stderr and exit 1.
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data("VignetteBench: \(message)\n".utf8))
+}
+
+let usage = """
+    usage: VignetteBench \(JPEGTask.usage)
+           VignetteBench \(DHash.usage)
+           VignetteBench versions
+    environment: VIGNETTE_THREADS=N sets libvips' threads per image (ImagingRuntime.threadsPerImage)
+    """
+
+let arguments = CommandLine.arguments.dropFirst()
+guard let command = arguments.first else {
+    printError("missing subcommand\n\(usage)")
+    exit(1)
+}
+
+do {
+    let rest = arguments.dropFirst()
+    let output: String
+    switch command {
+    case "jpeg-task":
+        output = try JPEGTask.run(rest)
+    case "dhash":
+        output = try DHash.run(rest)
+    case "versions":
+        var line = JSONLine()
+        for (name, version) in ImagingRuntime.libraryVersions.sorted(by: { $0.key < $1.key }) {
+            line.add(name, version)
+        }
+        line.add("threads_per_image", try Runtime.applyThreadSetting())
+        output = line.text
+    case "-h", "--help", "help":
+        print(usage)
+        exit(0)
+    default:
+        throw UsageError("unknown subcommand \(command)\n\(usage)")
+    }
+    print(output)
+} catch let error as ImagingError {
+    printError("\(error.kind.rawValue): \(error.message)")
+    exit(1)
+} catch {
+    printError("\(error)")
+    exit(1)
+}

@@ -1,0 +1,52 @@
+"""The loop protocol shared by the Python peers, the same as VignetteBench's jpeg-task.
+
+Read the input into memory once; run the operation for --warmup seconds (default 1), then count
+operations for --seconds, one at a time; print one JSON line
+{"tool": ..., "ops_per_sec": ..., "ops": ..., "seconds": ...}; write the last output to --output.
+"""
+import argparse
+import json
+import sys
+import time
+
+
+def run(tool, operation, extra=None):
+    parser = argparse.ArgumentParser(description=f"{tool}: sharp's JPEG task")
+    parser.add_argument("--input", required=True)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--warmup", type=float, default=1.0)
+    parser.add_argument("--output")
+    args = parser.parse_args()
+    if args.seconds <= 0 or args.warmup < 0:
+        parser.error("--seconds must be positive and --warmup not negative")
+    try:
+        with open(args.input, "rb") as f:
+            data = f.read()
+    except OSError as error:
+        print(f"{tool}: cannot read {args.input}: {error}", file=sys.stderr)
+        sys.exit(1)
+
+    clock = time.perf_counter
+    last = operation(data)
+    end = clock() + args.warmup
+    while clock() < end:
+        last = operation(data)
+
+    ops = 0
+    start = clock()
+    deadline = start + args.seconds
+    while True:
+        last = operation(data)
+        ops += 1
+        now = clock()
+        if now >= deadline:
+            break
+    elapsed = now - start
+
+    if args.output:
+        with open(args.output, "wb") as f:
+            f.write(last)
+    result = {"tool": tool, "ops_per_sec": round(ops / elapsed, 3), "ops": ops,
+              "seconds": round(elapsed, 3), "bytes": len(last)}
+    result.update(extra or {})
+    print(json.dumps(result))
