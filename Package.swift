@@ -39,7 +39,7 @@ let package = Package(
             name: "VignetteBench", dependencies: ["VignetteCodecs"],
             path: "Benchmarks/Sources/VignetteBench"),
         .testTarget(name: "VignetteCodecsTests", dependencies: ["VignetteCodecs"]),
-        .testTarget(name: "VignetteCLITests", dependencies: ["VignetteCodecs"]),
+        .testTarget(name: "VignetteCLITests", dependencies: ["VignetteCodecs", "VignetteCLI"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,14 +1,18 @@
 internal import CImageShims
 internal import CVips
 
-/// Reads libvips' error buffer. The buffer is global to the process, so the message is taken
-/// (copied and cleared) right after the failing call.
+/// Reads libvips' error buffer.
+///
+/// libvips 8.14 keeps one error buffer for the whole process: the message is taken (copied and
+/// cleared, atomically) right after the failing call, but when several threads fail at the same
+/// moment a message can reach the wrong caller, or two messages one caller. The error's `kind`
+/// is then read from whichever message arrived; that is the limit of what libvips 8.14 offers.
 enum VipsErrors {
     static func take() -> String {
-        guard let raw = vgn_error_take() else { return "unknown libvips error" }
+        guard let raw = vgn_error_take() else { return "libvips gave no message" }
         defer { vgn_free(raw) }
         let text = String(cString: raw)
-        return text.isEmpty ? "unknown libvips error" : text
+        return text.isEmpty ? "libvips gave no message" : text
     }
 
     /// An error for a failed load or pixel read, classified from libvips' message.

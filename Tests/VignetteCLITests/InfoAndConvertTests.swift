@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import VignetteCodecs
+
+@Suite("vignette info and convert")
+struct InfoAndConvertTests {
+    @Test("info prints one JSON object a line with the contract's keys, in order")
+    func info() throws {
+        let files = ["thumbnail.heic", "orientation-6.jpg", "alpha.png"].map { CLI.fixtures.appendingPathComponent($0).path }
+        let result = try CLI.run(["info"] + files)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdoutLines.count == 3)
+        let keys = ["file", "format", "width", "height", "bands", "hasAlpha", "orientation", "pages", "embeddedThumbnail"]
+        for line in result.stdoutLines {
+            var position = line.startIndex
+            for key in keys {
+                let range = try #require(line.range(of: "\"\(key)\":", range: position..<line.endIndex), "\(key) in order in \(line)")
+                position = range.upperBound
+            }
+        }
+        let heic = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutLines[0].utf8)) as? [String: Any])
+        #expect(heic["format"] as? String == "heic")
+        #expect((heic["embeddedThumbnail"] as? [String: Int]) == ["width": 320, "height": 240])
+        let jpeg = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutLines[1].utf8)) as? [String: Any])
+        #expect(jpeg["orientation"] as? Int == 6)
+        #expect(jpeg["embeddedThumbnail"] is NSNull)
+    }
+
+    @Test("info on a missing and a corrupt file: exit 1, a line each, the good file still printed")
+    func infoFailures() throws {
+        let result = try CLI.run(["info", "/nonexistent.jpg", CLI.fixtures.appendingPathComponent("corrupt.png").path,
+                                  CLI.fixtures.appendingPathComponent("baseline.jpg").path])
+        #expect(result.status == 1)
+        #expect(result.stderrLines.count == 2)
+        #expect(result.stderrLines[0].hasPrefix("vignette: /nonexistent.jpg: "))
+        #expect(result.stdoutLines.count == 1)
+    }
+
+    @Test("convert picks the format from the extension and applies the orientation", arguments: ["png", "webp", "heic", "avif", "jpg"])
+    func convert(ext: String) throws {
+        let out = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let target = out.appendingPathComponent("converted.\(ext)").path
+        let result = try CLI.run(["convert", CLI.fixtures.appendingPathComponent("orientation-6.jpg").path, target, "--quality", "60"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let info = try ImageDecoder().probe(fileAt: target)
+        #expect(info.width == 640 && info.height == 480)
+        #expect(info.format.fileExtension == ext)
+    }
+
+    @Test("convert --lossless WebP is pixel-exact")
+    func lossless() throws {
+        let out = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let source = CLI.fixtures.appendingPathComponent("rgb8.png").path
+        let target = out.appendingPathComponent("exact.webp").path
+        #expect(try CLI.run(["convert", source, target, "--lossless"]).status == 0)
+        #expect(try ImageDecoder().decode(fileAt: target).pixels() == ImageDecoder().decode(fileAt: source).pixels())
+    }
+
+    @Test("convert: a broken input exits 1 and leaves no output; an unknown extension exits 2")
+    func convertFailures() throws {
+        let out = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let target = out.appendingPathComponent("x.png").path
+        let broken = try CLI.run(["convert", CLI.fixtures.appendingPathComponent("truncated.jpg").path, target])
+        #expect(broken.status == 1)
+        #expect(broken.stderrLines.count == 1)
+        #expect(CLI.files(in: out).isEmpty)
+        let unknown = try CLI.run(["convert", CLI.fixtures.appendingPathComponent("baseline.jpg").path, out.appendingPathComponent("x.bmp").path])
+        #expect(unknown.status == 2)
+        let lossyJPEG = try CLI.run(["convert", CLI.fixtures.appendingPathComponent("baseline.jpg").path, target + ".jpg", "--lossless"])
+        #expect(lossyJPEG.status == 2)
+    }
+}
