@@ -28,7 +28,7 @@ release: install-deps
 demo: release
 	@rm -rf $(DEMO_OUT)
 	@echo "== vignette thumbnail: every image in Fixtures/ into $(DEMO_OUT)/ ($(DEMO_SIZE)px box)"
-	@.build/release/vignette thumbnail $$(ls Fixtures/* | grep -vE '\.(sh|md|tsv)$$') --size $(DEMO_SIZE) --out $(DEMO_OUT) --json > $(DEMO_OUT).json; \
+	@.build/release/vignette thumbnail $$(ls Fixtures/* | grep -vE '\.(sh|md|tsv)$$') --size $(DEMO_SIZE) --out $(DEMO_OUT) --json > $(DEMO_OUT).json 2>/dev/null; \
 	  status=$$?; \
 	  Scripts/summarize-demo.sh $(DEMO_OUT).json; \
 	  echo "(exit status $$status: 1 is expected, Fixtures/ holds broken files on purpose)"; \

@@ -3,17 +3,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void vgn_drop_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
-    (void)domain; (void)level; (void)message; (void)data;
+// The last libvips warning logged on this thread: some loaders fail with only a warning to show
+// for it ("PNG unsigned integer out of range"), and unlike the error buffer it is per thread.
+static __thread char vgn_last_warning[512];
+
+static void vgn_keep_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)domain; (void)data;
+    if ((level & G_LOG_LEVEL_WARNING) && message) g_strlcpy(vgn_last_warning, message, sizeof vgn_last_warning);
+}
+
+size_t vgn_last_warning_take(char *buffer, size_t capacity) {
+    size_t length = g_strlcpy(buffer, vgn_last_warning, capacity);
+    vgn_last_warning[0] = '\0';
+    return length;
 }
 
 int vgn_init(const char *argv0) {
     if (VIPS_INIT(argv0 ? argv0 : "vignette") != 0) return -1;
     // libvips reports decoder warnings (libpng's iCCP complaints, libjpeg's "premature end") through
     // GLib logging, which prints to stderr. Callers get failures as errors with libvips' message;
-    // warnings that do not fail the load are not theirs to see on their terminal.
+    // warnings are kept (per thread) to explain failures that come without a message, not printed.
     g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO | G_LOG_LEVEL_DEBUG,
-                      vgn_drop_log, NULL);
+                      vgn_keep_log, NULL);
     // The Debian build carries ImageMagick, PDF and other loaders that corrupt input must never reach.
     vips_block_untrusted_set(TRUE);
     // The pipeline caches what matters; libvips' operation cache would only hold memory.

@@ -22,6 +22,8 @@ void vgn_unref(void *object);
 void vgn_free(void *memory);
 /// vips_error_buffer_copy(): takes and clears libvips' (global) error buffer. Caller frees.
 char *vgn_error_take(void);
+/// Copies and clears the last libvips warning logged on the calling thread (GLib log handler).
+size_t vgn_last_warning_take(char *buffer, size_t capacity);
 
 // --- loading (the buffer-copying loader) ---
 /// Copies `data` into a VipsBlob and wraps it in a VipsSource, so the bytes live as long as any

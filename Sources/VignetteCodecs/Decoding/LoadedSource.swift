@@ -15,6 +15,7 @@ final class LoadedSource: @unchecked Sendable {
     init(data: Data, limits: DecodingLimits) throws(ImagingError) {
         try ImagingRuntime.ensureInitialised()
         try limits.checkBytes(data.count)
+        VipsErrors.reset()
         guard !data.isEmpty else { throw ImagingError(.unsupportedFormat, "input is empty") }
         let made = data.withUnsafeBytes { raw in vgn_source_new_copying(raw.baseAddress, raw.count) }
         guard let made else { throw VipsErrors.operationError("vips_source_new_from_blob") }
@@ -24,6 +25,8 @@ final class LoadedSource: @unchecked Sendable {
             let reason = ImagingError.oneLine(VipsErrors.take()).trimmingCharacters(in: CharacterSet(charactersIn: "; "))
             throw ImagingError(.unsupportedFormat, "not a supported image format (\(reason))")
         }
+        // Sniffing leaves "bad seek" notes in the error buffer even when a loader is found.
+        vips_error_clear()
         self.loader = String(cString: name)
         self.format = ImageFormat.fromLoader(loader)
     }

@@ -9,10 +9,25 @@ internal import CVips
 /// is then read from whichever message arrived; that is the limit of what libvips 8.14 offers.
 enum VipsErrors {
     static func take() -> String {
-        guard let raw = vgn_error_take() else { return "libvips gave no message" }
+        let warning = takeWarning()
+        guard let raw = vgn_error_take() else { return warning ?? "libvips gave no message" }
         defer { vgn_free(raw) }
         let text = String(cString: raw)
-        return text.isEmpty ? "libvips gave no message" : text
+        if text.isEmpty { return warning ?? "libvips gave no message" }
+        return text
+    }
+
+    /// Forgets the calling thread's last warning and any stale error, before a new load.
+    static func reset() {
+        _ = takeWarning()
+    }
+
+    private static func takeWarning() -> String? {
+        var buffer = [CChar](repeating: 0, count: 512)
+        let length = vgn_last_warning_take(&buffer, buffer.count)
+        guard length > 0 else { return nil }
+        let bytes = buffer.prefix(min(length, buffer.count - 1)).map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// An error for a failed load or pixel read, classified from libvips' message.
