@@ -1,5 +1,8 @@
+#define _GNU_SOURCE  // dladdr
 #include "CImageShims.h"
 
+#include <dlfcn.h>
+#include <gmodule.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,8 +21,53 @@ size_t vgn_last_warning_take(char *buffer, size_t capacity) {
     return length;
 }
 
+// libvips' dynamic modules in Debian's build are heif, jxl, magick, poppler and openslide.
+// The last three are untrusted loaders that vips_block_untrusted_set() blocks anyway, and loading
+// them (ImageMagick, poppler, cairo, openslide and their dependencies) costs about 28 ms per
+// process on this machine (Benchmarks/README.md). So vips_init is pointed at a library folder
+// without modules (VIPSHOME), and the trusted modules are opened on demand, the first time bytes
+// in their format turn up (vgn_open_module).
+static gboolean vgn_modules_redirected = FALSE;
+static GMutex vgn_module_lock;
+
+int vgn_open_module(const char *name) {
+    if (!vgn_modules_redirected) return 0;
+    static GHashTable *opened = NULL;
+    int result = 0;
+    g_mutex_lock(&vgn_module_lock);
+    if (!opened) opened = g_hash_table_new(g_str_hash, g_str_equal);
+    if (g_hash_table_contains(opened, name)) {
+        g_mutex_unlock(&vgn_module_lock);
+        return 0;
+    }
+    Dl_info info;
+    if (dladdr((void *)vips_init, &info) && info.dli_fname) {
+        char *libdir = g_path_get_dirname(info.dli_fname);
+        char *path = g_strdup_printf("%s/vips-modules-%d.%d/vips-%s.so", libdir, VIPS_MAJOR_VERSION,
+                                     VIPS_MINOR_VERSION, name);
+        GModule *module = g_file_test(path, G_FILE_TEST_EXISTS)
+                              ? g_module_open(path, G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL)
+                              : NULL;
+        if (module) {
+            // Types the module registered must never be unloaded.
+            g_module_make_resident(module);
+            result = 1;
+        }
+        g_free(path);
+        g_free(libdir);
+    }
+    g_hash_table_add(opened, g_strdup(name));
+    g_mutex_unlock(&vgn_module_lock);
+    return result;
+}
+
 int vgn_init(const char *argv0) {
-    if (VIPS_INIT(argv0 ? argv0 : "vignette") != 0) return -1;
+    gboolean redirected = g_getenv("VIPSHOME") == NULL;
+    if (redirected) g_setenv("VIPSHOME", "/nonexistent/vignette-no-vips-modules", TRUE);
+    int status = VIPS_INIT(argv0 ? argv0 : "vignette");
+    if (redirected) g_unsetenv("VIPSHOME");
+    if (status != 0) return -1;
+    vgn_modules_redirected = redirected;
     // libvips reports decoder warnings (libpng's iCCP complaints, libjpeg's "premature end") through
     // GLib logging, which prints to stderr. Callers get failures as errors with libvips' message;
     // warnings are kept (per thread) to explain failures that come without a message, not printed.

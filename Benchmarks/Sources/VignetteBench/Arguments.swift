@@ -29,10 +29,11 @@ struct Arguments {
         return value
     }
 
-    func double(_ name: String, default fallback: Double) throws(UsageError) -> Double {
+    /// A number above zero, or zero too when `allowZero`.
+    func double(_ name: String, default fallback: Double, allowZero: Bool = false) throws(UsageError) -> Double {
         guard let text = options[name] else { return fallback }
-        guard let value = Double(text), value > 0, value.isFinite else {
-            throw UsageError("--\(name) must be a positive number, got \(text)")
+        guard let value = Double(text), value.isFinite, value > 0 || (allowZero && value == 0) else {
+            throw UsageError("--\(name) must be a \(allowZero ? "non-negative" : "positive") number, got \(text)")
         }
         return value
     }

@@ -11,7 +11,7 @@ enum JPEGTask {
         guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument \(parsed.positionals[0])") }
         let input = try parsed.required("input")
         let seconds = try parsed.double("seconds", default: 10)
-        let warmup = try parsed.double("warmup", default: 1)
+        let warmup = try parsed.double("warmup", default: 1, allowZero: true)
         let methodName = parsed.options["method"] ?? ThumbnailOptions.Method.shrinkOnLoad.rawValue
         guard let method = ThumbnailOptions.Method(rawValue: methodName) else {
             throw UsageError("--method must be one of \(ThumbnailOptions.Method.allCases.map(\.rawValue).joined(separator: ", ")), got \(methodName)")

@@ -5,6 +5,7 @@ import VignetteCodecs
 //
 //   VignetteBench jpeg-task --input FILE --seconds S [--method shrinkOnLoad|vipsThumbnail] [--output OUT.jpg]
 //   VignetteBench dhash A B
+//   VignetteBench encoder-speeds --input FILE [--quality Q] [--runs N]
 //   VignetteBench versions
 //
 // Each prints one JSON line on stdout; failures print one line on stderr and exit 1.
@@ -16,6 +17,7 @@ func printError(_ message: String) {
 let usage = """
     usage: VignetteBench \(JPEGTask.usage)
            VignetteBench \(DHash.usage)
+           VignetteBench \(EncoderSpeeds.usage)
            VignetteBench versions
     environment: VIGNETTE_THREADS=N sets libvips' threads per image (ImagingRuntime.threadsPerImage)
     """
@@ -34,6 +36,8 @@ do {
         output = try JPEGTask.run(rest)
     case "dhash":
         output = try DHash.run(rest)
+    case "encoder-speeds":
+        output = try EncoderSpeeds.run(rest)
     case "versions":
         var line = JSONLine()
         for (name, version) in ImagingRuntime.libraryVersions.sorted(by: { $0.key < $1.key }) {

@@ -16,6 +16,8 @@
 // --- runtime (macros) ---
 /// VIPS_INIT is a macro; also blocks untrusted loaders and turns the operation cache off.
 int vgn_init(const char *argv0);
+/// Opens libvips' dynamic module `name` ("heif", "jxl") once; 1 when it was opened by this call.
+int vgn_open_module(const char *name);
 /// g_object_unref on any libvips object (VipsImage, VipsSource, VipsBlob).
 void vgn_unref(void *object);
 /// g_free for strings and buffers that libvips allocated.

@@ -21,7 +21,12 @@ final class LoadedSource: @unchecked Sendable {
         guard let made else { throw VipsErrors.operationError("vips_source_new_from_blob") }
         self.pointer = made
         self.data = data
-        guard let name = vips_foreign_find_load_source(made) else {
+        var found = vips_foreign_find_load_source(made)
+        if found == nil, let module = ModuleSniffer.module(for: data), vgn_open_module(module) == 1 {
+            vips_error_clear()
+            found = vips_foreign_find_load_source(made)
+        }
+        guard let name = found else {
             let reason = ImagingError.oneLine(VipsErrors.take()).trimmingCharacters(in: CharacterSet(charactersIn: "; "))
             throw ImagingError(.unsupportedFormat, "not a supported image format (\(reason))")
         }

@@ -15,7 +15,7 @@ public enum ImageEncoder {
             let flat = try image.standardizedToSRGB8().flattened()
             return try save("vips_jpegsave_buffer") { buffer, length in
                 vgn_jpegsave(flat.pointer, buffer, length, Int32(options.quality), options.progressive ? 1 : 0,
-                             options.keepMetadata ? 0 : 1, 1)
+                             options.keepMetadata ? 0 : 1, options.optimizeCoding ? 1 : 0)
             }
         case .png(let options):
             try check(options.compression, in: 0...9, "PNG compression")

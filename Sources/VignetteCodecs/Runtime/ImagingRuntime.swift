@@ -35,6 +35,13 @@ public enum ImagingRuntime {
         }
     }
 
+    /// Frees libvips' per-thread buffers (`vips_thread_shutdown`). A thread that the caller made
+    /// and that called into VignetteCodecs calls this just before it ends; threads of Swift's
+    /// cooperative pool and of Dispatch live on and need not.
+    public static func threadWillExit() {
+        vips_thread_shutdown()
+    }
+
     /// The versions of the C libraries in use, e.g. `["libvips": "8.14.1", ...]`.
     public static var libraryVersions: [String: String] {
         _ = try? ensureInitialised()
