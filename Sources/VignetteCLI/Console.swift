@@ -1,10 +1,17 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import VignetteCodecs
 
 /// Lines to standard error, one per problem, prefixed as the contract says.
 enum Console {
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data("vignette: \(message)\n".utf8))
+        let line = Array("vignette: \(message)\n".utf8)
+        // write(2) on descriptor 2: one call per line, so lines from parallel work never interleave.
+        _ = line.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 
     /// `vignette: FILE: reason`

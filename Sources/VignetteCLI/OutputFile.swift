@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import VignetteCodecs
 
 /// Writes output files so that a reader never sees a partial one: the bytes go to a hidden
@@ -6,37 +11,53 @@ import VignetteCodecs
 enum OutputFile {
     static func write(_ data: Data, to path: String) throws(ImagingError) {
         let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
-        do {
-            try data.write(to: temporary)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw ImagingError(.io, "cannot write \(path): \(error.localizedDescription)")
+        let folder = url.deletingLastPathComponent().path
+        let name = url.lastPathComponent
+        let temporary = "\(folder)/.\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).partial"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ImagingError(.io, "cannot write \(path): \(reason())") }
+        var written = 0
+        var failure: Int32 = 0
+        data.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            while written < buffer.count {
+                let count = Glibc.write(descriptor, base + written, buffer.count - written)
+                if count >= 0 {
+                    written += count
+                } else if errno != EINTR {
+                    failure = errno
+                    break
+                }
+            }
         }
-        if rename(temporary.path, url.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw ImagingError(.io, "cannot write \(path): \(reason)")
+        if close(descriptor) != 0, failure == 0 { failure = errno }
+        if failure == 0, rename(temporary, path) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(temporary)
+            throw ImagingError(.io, "cannot write \(path): \(String(cString: strerror(failure)))")
         }
     }
 
     /// Creates `path` (and its parents) when missing; fails when it is a file.
     static func makeDirectory(_ path: String) throws(ImagingError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { return }
-            throw ImagingError(.io, "\(path) exists and is not a directory")
-        }
+        if isDirectory(path) { return }
+        if exists(path) { throw ImagingError(.io, "\(path) exists and is not a directory") }
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw ImagingError(.io, "cannot create \(path): \(error.localizedDescription)")
+            throw ImagingError(.io, "cannot create \(path): \(error)")
         }
     }
 
-    static func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0
     }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    private static func reason() -> String { String(cString: strerror(errno)) }
 }

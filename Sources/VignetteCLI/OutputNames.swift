@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Output file names (without the new extension) for a list of inputs.
 enum OutputNames {

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import VignetteCodecs
 
 /// `vignette thumbnail INPUT... --size N|WxH --out DIR`: writes DIR/<name>.<ext> for each input.

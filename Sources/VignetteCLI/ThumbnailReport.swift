@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import VignetteCodecs
 
 /// What `vignette thumbnail --json` prints: one entry per input plus totals.

@@ -1,5 +1,10 @@
 import ArgumentParser
+import Glibc
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `vignette`: thumbnails and conversions for processing scripts.
 ///
@@ -18,16 +23,16 @@ struct VignetteCommand: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch let exit as ExitCode {
-            Foundation.exit(exit.rawValue)
+            Glibc.exit(exit.rawValue)
         } catch {
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
             if code == .success {
                 print(message)
-                Foundation.exit(0)
+                Glibc.exit(0)
             }
             Console.error(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message)
-            Foundation.exit(2)
+            Glibc.exit(2)
         }
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A thumbnail stored inside an image file: a HEIF thumbnail item or the JPEG EXIF (IFD1) thumbnail.
 struct EmbeddedThumbnail {

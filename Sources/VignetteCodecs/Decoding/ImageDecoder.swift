@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 internal import CVips
 
 /// Reads image headers and decodes images with libvips, within `DecodingLimits`.
@@ -34,7 +38,7 @@ public struct ImageDecoder: Sendable {
 
     /// The header of the file at `path`; see `probe(_:)`.
     public func probe(fileAt path: String) throws(ImagingError) -> ImageInfo {
-        try probe(FileInput.read(path, limits: limits))
+        try probe(InputFile.read(path, limits: limits))
     }
 
     /// Decodes the first frame of `data` into memory, after checking the limits against its header.
@@ -49,41 +53,6 @@ public struct ImageDecoder: Sendable {
 
     /// Decodes the file at `path`; see `decode(_:)`.
     public func decode(fileAt path: String) throws(ImagingError) -> Image {
-        try decode(FileInput.read(path, limits: limits))
-    }
-}
-
-/// Reads input files, refusing ones over the byte budget before reading them.
-enum FileInput {
-    static func read(_ path: String, limits: DecodingLimits) throws(ImagingError) -> Data {
-        let attributes: [FileAttributeKey: Any]
-        do {
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
-        } catch {
-            throw ImagingError(.io, "cannot open \(path): \(reason(error))")
-        }
-        if (attributes[.type] as? FileAttributeType) == .typeDirectory {
-            throw ImagingError(.io, "\(path) is a directory")
-        }
-        if let size = attributes[.size] as? Int {
-            try limits.checkBytes(size)
-        }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
-        } catch {
-            throw ImagingError(.io, "cannot read \(path): \(reason(error))")
-        }
-    }
-
-    private static func reason(_ error: Error) -> String {
-        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError,
-            underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code))
-        {
-            return String(cString: strerror(code.rawValue))
-        }
-        if (error as NSError).domain == NSCocoaErrorDomain, (error as NSError).code == NSFileReadNoSuchFileError {
-            return "No such file or directory"
-        }
-        return error.localizedDescription
+        try decode(InputFile.read(path, limits: limits))
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 internal import CImageShims
 internal import CVips
 
@@ -27,7 +31,7 @@ final class LoadedSource: @unchecked Sendable {
             found = vips_foreign_find_load_source(made)
         }
         guard let name = found else {
-            let reason = ImagingError.oneLine(VipsErrors.take()).trimmingCharacters(in: CharacterSet(charactersIn: "; "))
+            let reason = ImagingError.oneLine(VipsErrors.take()).trimmed()
             throw ImagingError(.unsupportedFormat, "not a supported image format (\(reason))")
         }
         // Sniffing leaves "bad seek" notes in the error buffer even when a loader is found.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Tells which of libvips' on-demand modules (see CImageShims' vgn_open_module) bytes need:
 /// HEIF/AVIF (an ISO-BMFF `ftyp` box) or JPEG XL (a bare codestream or its container).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 internal import CImageShims
 internal import CVips
 
@@ -28,7 +32,7 @@ public struct Thumbnailer: Sendable {
 
     /// The thumbnail of the file at `path`; see `thumbnail(_:)`.
     public func thumbnail(fileAt path: String) throws(ImagingError) -> Thumbnail {
-        try thumbnail(FileInput.read(path, limits: limits))
+        try thumbnail(InputFile.read(path, limits: limits))
     }
 
     /// The thumbnail of `data` encoded as `encoding`, streamed from decoder to encoder without
