@@ -63,7 +63,9 @@ struct ThumbnailCommand: ParsableCommand {
 
     func run() throws {
         try OutputFile.makeDirectory(out)
-        let thumbnailer = Thumbnailer(options: ThumbnailOptions(width: size.width, height: size.height, fit: fit))
+        var options = ThumbnailOptions(width: size.width, height: size.height, fit: fit)
+        options.blurSigma = blur ?? 0
+        let thumbnailer = Thumbnailer(options: options)
         var report = ThumbnailReport()
         var written: [String: String] = [:]
         let stems = OutputNames.stems(for: inputs)
@@ -85,16 +87,19 @@ struct ThumbnailCommand: ParsableCommand {
         _ input: String, stem: String, with thumbnailer: Thumbnailer, written: inout [String: String]
     ) throws -> ThumbnailReport.Written {
         let data = try InputFile.read(input, limits: thumbnailer.limits)
-        var image = try thumbnailer.thumbnail(data).image
-        if let blur { image = try image.blurred(sigma: blur) }
-        guard let encoding = format.encoding(hasAlpha: image.hasAlpha, quality: quality) else {
-            throw ImagingError(.encoderUnavailable, "no encoder for \(format.rawValue)")
+        var chosen: EncodingFormat?
+        // Decoding, resizing and encoding stream through libvips in one pass.
+        let (encoded, thumbnail) = try thumbnailer.encodedThumbnail(data) { image in
+            let encoding = format.encoding(hasAlpha: image.hasAlpha, quality: quality) ?? .jpeg(JPEGOptions())
+            chosen = encoding
+            return encoding
         }
+        let image = thumbnail.image
+        let encoding = chosen ?? .jpeg(JPEGOptions())
         let output = URL(fileURLWithPath: out).appendingPathComponent("\(stem).\(encoding.format.fileExtension)").path
         if let earlier = written[output] {
             throw ImagingError(.io, "its output \(output) is already the output of \(earlier)")
         }
-        let encoded = try ImageEncoder.encode(image, as: encoding)
         try OutputFile.write(encoded, to: output)
         written[output] = input
         return .init(output: output, width: image.width, height: image.height, bytes: encoded.count)

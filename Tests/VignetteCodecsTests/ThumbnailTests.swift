@@ -98,4 +98,25 @@ struct ThumbnailTests {
         let baseline = try Self.box.thumbnail(fileAt: TestFiles.fixture("baseline.jpg").path).image.perceptualHash()
         #expect(cmykHash.distance(to: baseline) <= 5)
     }
+
+    @Test("blurSigma softens the thumbnail: less detail, same picture")
+    func blur() throws {
+        func detail(_ image: Image) throws -> Int {
+            let p = try image.pixels()
+            var sum = 0
+            for i in p.bands..<p.bytes.count { sum += abs(Int(p.bytes[i]) - Int(p.bytes[i - p.bands])) }
+            return sum
+        }
+        var options = ThumbnailOptions(size: 256)
+        let sharp = try Thumbnailer(options: options).thumbnail(fileAt: TestFiles.fixture("baseline.jpg").path).image
+        options.blurSigma = 3
+        let soft = try Thumbnailer(options: options).thumbnail(fileAt: TestFiles.fixture("baseline.jpg").path).image
+        #expect(try detail(soft) * 2 < detail(sharp))
+        #expect(try soft.perceptualHash().distance(to: sharp.perceptualHash()) <= 5)
+        options.blurSigma = -1
+        let error = expectImagingError { () throws(ImagingError) in
+            try Thumbnailer(options: options).thumbnail(fileAt: TestFiles.fixture("baseline.jpg").path)
+        }
+        #expect(error?.kind == .invalidArgument)
+    }
 }

@@ -48,7 +48,14 @@ public struct ImageDecoder: Sendable {
         let header = try source.load(failOn: limits.failOn)
         try limits.checkFrames(header.pageCount)
         try limits.checkPixels(width: header.width, height: header.height)
-        return try header.materialized()
+        do {
+            return try header.materialized()
+        } catch where (error.kind == .corruptData || error.kind == .truncatedData) && limits.failOn != .none {
+            // libvips' error buffer is process-wide, so its message cannot be trusted to tell
+            // truncated from corrupt data under concurrency; a lenient decode can.
+            let decodable = (try? source.load(failOn: .none).materialized()) != nil
+            throw ImagingError(decodable ? .truncatedData : .corruptData, error.message)
+        }
     }
 
     /// Decodes the file at `path`; see `decode(_:)`.

@@ -16,7 +16,8 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
         case unsupportedFormat
         /// The bytes are recognised but damaged.
         case corruptData
-        /// The bytes end before the image does.
+        /// The bytes end before the image does, or are damaged in a way libvips can decode past
+        /// with `FailOn.none` (what is missing comes out grey).
         case truncatedData
         /// A `DecodingLimits` budget (pixels, bytes, frames) refuses the input, checked from the header.
         case limitExceeded

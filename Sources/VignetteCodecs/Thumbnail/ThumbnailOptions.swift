@@ -35,6 +35,9 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
     /// Whether an embedded thumbnail (HEIF thumbnail item, JPEG EXIF thumbnail) is used when it is
     /// at least as big as the thumbnail to make and has the image's aspect ratio.
     public var useEmbeddedThumbnail: Bool
+    /// A gaussian blur of this standard deviation, in thumbnail pixels, applied after resizing
+    /// (`vips_gaussblur`); 0 is none.
+    public var blurSigma: Double = 0
 
     public init(
         width: Int, height: Int, fit: Fit = .inside, crop: CropAnchor = .centre,
@@ -60,6 +63,9 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
     func validate() throws(ImagingError) {
         guard width > 0, height > 0, width <= 100_000, height <= 100_000 else {
             throw ImagingError(.invalidArgument, "thumbnail box must be between 1 and 100000 pixels a side, got \(width)x\(height)")
+        }
+        guard blurSigma.isFinite, (0...1000).contains(blurSigma) else {
+            throw ImagingError(.invalidArgument, "blur sigma must be between 0 and 1000, got \(blurSigma)")
         }
     }
 }

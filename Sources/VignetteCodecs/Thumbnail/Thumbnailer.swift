@@ -27,7 +27,11 @@ public struct Thumbnailer: Sendable {
     /// The thumbnail of `data`, computed and held in memory.
     public func thumbnail(_ data: Data) throws(ImagingError) -> Thumbnail {
         let lazy = try lazyThumbnail(data)
-        return Thumbnail(image: try lazy.image.materialized(), source: lazy.source, route: lazy.route)
+        do {
+            return Thumbnail(image: try lazy.image.materialized(), source: lazy.source, route: lazy.route)
+        } catch {
+            throw classified(error, data: data)
+        }
     }
 
     /// The thumbnail of the file at `path`; see `thumbnail(_:)`.
@@ -38,9 +42,31 @@ public struct Thumbnailer: Sendable {
     /// The thumbnail of `data` encoded as `encoding`, streamed from decoder to encoder without
     /// holding the thumbnail in memory in between.
     public func encodedThumbnail(_ data: Data, as encoding: EncodingFormat) throws(ImagingError) -> (data: Data, thumbnail: Thumbnail) {
+        try encodedThumbnail(data) { _ in encoding }
+    }
+
+    /// The thumbnail of `data`, encoded in the format `choose` picks once the thumbnail's shape is
+    /// known (for instance PNG when it has alpha, JPEG otherwise).
+    public func encodedThumbnail(
+        _ data: Data, as choose: (Image) -> EncodingFormat
+    ) throws(ImagingError) -> (data: Data, thumbnail: Thumbnail) {
         let lazy = try lazyThumbnail(data)
-        let encoded = try ImageEncoder.encode(lazy.image, as: encoding)
-        return (encoded, lazy)
+        do {
+            return (try ImageEncoder.encode(lazy.image, as: choose(lazy.image)), lazy)
+        } catch {
+            throw classified(error, data: data)
+        }
+    }
+
+    /// Tells truncated from corrupt data after pixels failed to decode, by decoding again with
+    /// `FailOn.none`: libvips' error buffer is shared by the whole process, so under concurrency
+    /// its message cannot be trusted to say which it was (see `VipsErrors`).
+    private func classified(_ error: ImagingError, data: Data) -> ImagingError {
+        guard error.kind == .corruptData || error.kind == .truncatedData, limits.failOn != .none else { return error }
+        var lenient = self
+        lenient.limits.failOn = .none
+        let decodable = (try? lenient.lazyThumbnail(data).image.materialized()) != nil
+        return ImagingError(decodable ? .truncatedData : .corruptData, error.message)
     }
 
     /// The thumbnail as a libvips recipe: pixels are decoded when it is encoded or materialised.
@@ -115,7 +141,7 @@ public struct Thumbnailer: Sendable {
         if options.fit == .cover {
             image = try image.cropped(toWidth: geometry.output.width, height: geometry.output.height, anchor: options.crop)
         }
-        return image
+        return try image.blurred(sigma: options.blurSigma)
     }
 
     /// The smallest embedded thumbnail that covers the resized size and has the image's shape.
@@ -170,6 +196,6 @@ public struct Thumbnailer: Sendable {
             source.pointer, &out, Int32(options.width), Int32(options.height), Int32(size.rawValue),
             Int32(crop.rawValue), options.autoOrient ? 0 : 1, "fail_on=\(limits.failOn.rawValue)")
         guard status == 0, let out else { throw VipsErrors.decodingError() }
-        return try Image(owning: out).standardizedToSRGB8()
+        return try Image(owning: out).standardizedToSRGB8().blurred(sigma: options.blurSigma)
     }
 }
