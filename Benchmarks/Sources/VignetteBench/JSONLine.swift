@@ -18,23 +18,9 @@ struct JSONLine {
 
     var text: String { "{" + fields.joined(separator: ",") + "}" }
 
+    /// A JSON string literal, escaped by Foundation's encoder.
     static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        guard let data = try? JSONEncoder().encode(text) else { return "\"\"" }
+        return String(decoding: data, as: UTF8.self)
     }
 }
