@@ -32,14 +32,17 @@ static GMutex vgn_module_lock;
 
 int vgn_open_module(const char *name) {
     if (!vgn_modules_redirected) return 0;
-    static GHashTable *opened = NULL;
-    int result = 0;
+    // name -> GINT_TO_POINTER(1 + loaded), so that a caller that waited for another thread's
+    // load still learns whether the module is there.
+    static GHashTable *tried = NULL;
     g_mutex_lock(&vgn_module_lock);
-    if (!opened) opened = g_hash_table_new(g_str_hash, g_str_equal);
-    if (g_hash_table_contains(opened, name)) {
+    if (!tried) tried = g_hash_table_new(g_str_hash, g_str_equal);
+    gpointer known = g_hash_table_lookup(tried, name);
+    if (known) {
         g_mutex_unlock(&vgn_module_lock);
-        return 0;
+        return GPOINTER_TO_INT(known) - 1;
     }
+    int loaded = 0;
     Dl_info info;
     if (dladdr((void *)vips_init, &info) && info.dli_fname) {
         char *libdir = g_path_get_dirname(info.dli_fname);
@@ -51,14 +54,14 @@ int vgn_open_module(const char *name) {
         if (module) {
             // Types the module registered must never be unloaded.
             g_module_make_resident(module);
-            result = 1;
+            loaded = 1;
         }
         g_free(path);
         g_free(libdir);
     }
-    g_hash_table_add(opened, g_strdup(name));
+    g_hash_table_insert(tried, g_strdup(name), GINT_TO_POINTER(1 + loaded));
     g_mutex_unlock(&vgn_module_lock);
-    return result;
+    return loaded;
 }
 
 int vgn_init(const char *argv0) {

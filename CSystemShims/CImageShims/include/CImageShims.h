@@ -16,7 +16,8 @@
 // --- runtime (macros) ---
 /// VIPS_INIT is a macro; also blocks untrusted loaders and turns the operation cache off.
 int vgn_init(const char *argv0);
-/// Opens libvips' dynamic module `name` ("heif", "jxl") once; 1 when it was opened by this call.
+/// Opens libvips' dynamic module `name` ("heif", "jxl") once, thread-safely; 1 when the module is
+/// loaded (by this call or an earlier one), 0 when it is not available or libvips loaded its own.
 int vgn_open_module(const char *name);
 /// g_object_unref on any libvips object (VipsImage, VipsSource, VipsBlob).
 void vgn_unref(void *object);
