@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
         .systemLibrary(
@@ -31,7 +32,11 @@ let package = Package(
             dependencies: ["CVips", "CWebP", "CHeif", "CImageShims"]),
         .target(
             name: "Vignette",
-            dependencies: ["VignetteCodecs", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "VignetteCodecs",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .executableTarget(
             name: "VignetteCLI",
             dependencies: ["Vignette", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -39,6 +44,9 @@ let package = Package(
             name: "VignetteBench", dependencies: ["VignetteCodecs"],
             path: "Benchmarks/Sources/VignetteBench"),
         .testTarget(name: "VignetteCodecsTests", dependencies: ["VignetteCodecs"]),
+        .testTarget(name: "VignetteTests", dependencies: ["Vignette", "DataCacheWriter"]),
+        // A child process for the disk-cache crash test: writes entries until it is killed.
+        .executableTarget(name: "DataCacheWriter", dependencies: ["Vignette"], path: "Tests/DataCacheWriter"),
         .testTarget(name: "VignetteCLITests", dependencies: ["VignetteCodecs", "VignetteCLI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -165,6 +165,25 @@ int vgn_extract_bands(VipsImage *in, VipsImage **out, int first, int count) {
     return vips_extract_band(in, out, first, "n", count, NULL);
 }
 
+int vgn_bandjoin2(VipsImage *in, VipsImage *extra, VipsImage **out) {
+    return vips_bandjoin2(in, extra, out, NULL);
+}
+
+int vgn_multiply_alpha(VipsImage *left, VipsImage *right, VipsImage **out) {
+    VipsImage *product = NULL, *scaled = NULL;
+    if (vips_multiply(left, right, &product, NULL) != 0) return -1;
+    int result = vips_linear1(product, &scaled, 1.0 / 255.0, 0.0, NULL);
+    g_object_unref(product);
+    if (result != 0) return -1;
+    result = vips_cast(scaled, out, VIPS_FORMAT_UCHAR, NULL);
+    g_object_unref(scaled);
+    return result;
+}
+
+int vgn_composite_over(VipsImage *base, VipsImage *overlay, VipsImage **out, int x, int y) {
+    return vips_composite2(base, overlay, out, VIPS_BLEND_MODE_OVER, "x", x, "y", y, NULL);
+}
+
 int vgn_copy_with_orientation(VipsImage *in, VipsImage **out, int orientation) {
     if (vips_copy(in, out, NULL) != 0) return -1;
     vips_image_set_int(*out, VIPS_META_ORIENTATION, orientation);

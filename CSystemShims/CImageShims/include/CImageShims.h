@@ -56,6 +56,12 @@ int vgn_cast_uchar(VipsImage *in, VipsImage **out);
 int vgn_cast(VipsImage *in, VipsImage **out, int format);
 int vgn_extract_bands(VipsImage *in, VipsImage **out, int first, int count);
 /// vips_copy, then sets the EXIF "orientation" field (1-8) on the copy, for vips_autorot to apply.
+/// vips_bandjoin2: `in` with `extra`'s bands appended (e.g. an alpha mask).
+int vgn_bandjoin2(VipsImage *in, VipsImage *extra, VipsImage **out);
+/// Two 8-bit alpha bands multiplied (vips_multiply), scaled back by 1/255 (vips_linear1), as 8 bits.
+int vgn_multiply_alpha(VipsImage *left, VipsImage *right, VipsImage **out);
+/// vips_composite2 with VIPS_BLEND_MODE_OVER, `overlay` placed at (x, y) on `base`.
+int vgn_composite_over(VipsImage *base, VipsImage *overlay, VipsImage **out, int x, int y);
 int vgn_copy_with_orientation(VipsImage *in, VipsImage **out, int orientation);
 /// vips_thumbnail_source. `size`: VipsSize. `crop`: VipsInteresting (0 = none).
 int vgn_thumbnail_source(VipsSource *source, VipsImage **out, int width, int height, int size,

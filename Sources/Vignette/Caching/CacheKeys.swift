@@ -1,0 +1,60 @@
+/// The key of a decoded (and processed) image: image id, thumbnail options and processors.
+/// Built once per request, hashed once; compared field by field, never through strings.
+/// `@unchecked Sendable`: the `AnyHashable`s are processors' `hashableIdentifier`s, immutable
+/// values made from `Sendable` processors.
+struct ImageKey: Hashable, @unchecked Sendable {
+    let imageID: String
+    let thumbnail: ThumbnailOptions?
+    let processors: [AnyHashable]
+    private let hash: Int
+
+    init(imageID: String, thumbnail: ThumbnailOptions?, processors: [AnyHashable]) {
+        self.imageID = imageID
+        self.thumbnail = thumbnail
+        self.processors = processors
+        var hasher = Hasher()
+        hasher.combine(imageID)
+        hasher.combine(thumbnail)
+        hasher.combine(processors)
+        hash = hasher.finalize()
+    }
+
+    init(_ request: ImageRequest) {
+        self.init(imageID: request.effectiveImageID, thumbnail: request.thumbnail,
+                  processors: request.processors.map(\.hashableIdentifier))
+    }
+
+    /// The key of the first `count` processors' result.
+    func prefix(_ count: Int) -> ImageKey {
+        count == processors.count ? self : ImageKey(imageID: imageID, thumbnail: thumbnail, processors: Array(processors.prefix(count)))
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+    static func == (a: ImageKey, b: ImageKey) -> Bool {
+        a.hash == b.hash && a.imageID == b.imageID && a.thumbnail == b.thumbnail && a.processors == b.processors
+    }
+}
+
+/// The memory cache's key for a request.
+public struct ImageCacheKey: Hashable, Sendable {
+    let key: ImageKey
+    public init(request: ImageRequest) { key = ImageKey(request) }
+}
+
+/// Stable disk-cache key strings.
+enum DiskKeys {
+    /// The original bytes: the image id.
+    static func original(_ request: ImageRequest) -> String { request.effectiveImageID }
+
+    /// An encoded processed image: image id, thumbnail options and processor identifiers.
+    static func processed(_ request: ImageRequest) -> String {
+        var parts = [request.effectiveImageID]
+        if let t = request.thumbnail {
+            parts.append("thumbnail(\(t.width)x\(t.height),\(t.fit.rawValue),\(t.crop.rawValue),\(t.allowUpscaling ? "up" : "down"),"
+                + "\(t.autoOrient ? "orient" : "raw"),\(t.kernel.rawValue),\(t.method.rawValue),\(t.useEmbeddedThumbnail ? "embedded" : "decoded"),blur \(t.blurSigma))")
+        }
+        parts += request.processors.map(\.identifier)
+        return parts.joined(separator: "|")
+    }
+}

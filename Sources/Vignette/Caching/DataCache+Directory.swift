@@ -1,0 +1,214 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The files of a `DataCache` folder, reached with POSIX calls only.
+///
+/// - An *entry* is a regular file whose name is 64 lowercase hex digits (the SHA-256 of its key).
+///   Entries are never modified in place: each is written whole to a temporary file in the same
+///   folder and then `rename(2)`d over its final name, so a reader, in this process or another,
+///   sees either the old entry, the new one or none, never part of one.
+/// - A *temporary file* is named `.tmp-<pid>-<random>`; a writer that was killed leaves it behind,
+///   and the sweep removes those older than `DataCache.temporaryFileLifetime`.
+/// - Anything else in the folder is neither counted nor removed.
+struct DataCacheDirectory: Sendable {
+    /// One file as listed: its name, size in bytes and modification time (nanoseconds since the epoch).
+    struct FileRecord: Sendable {
+        let name: String
+        let size: Int
+        let modified: Int64
+    }
+
+    /// The entries and temporary files of the folder, as one listing saw them.
+    struct Listing: Sendable {
+        var entries: [FileRecord] = []
+        var temporaries: [FileRecord] = []
+    }
+
+    /// What reading an entry gave.
+    enum ReadOutcome: Sendable {
+        case data(Data)
+        /// No such entry (`ENOENT`): a plain miss.
+        case missing
+        /// The entry is there but could not be read; the reason, for the log.
+        case failed(String)
+    }
+
+    static let temporaryPrefix = ".tmp-"
+    /// A read refreshes an entry's modification time only when it is older than this, so a hot
+    /// entry does not cost a metadata write on every read (LRU needs no finer grain).
+    static let recencyGranularityNanoseconds: Int64 = 1_000_000_000
+
+    let path: String
+
+    func entryPath(_ filename: String) -> String { path + "/" + filename }
+
+    /// Whether `name` is an entry's name: 64 lowercase hex digits.
+    static func isEntryName(_ name: some StringProtocol) -> Bool {
+        name.utf8.count == 64 && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    // MARK: Reading
+
+    /// The bytes of an entry. A successful read also marks the entry as recently used by moving its
+    /// modification time to now (`futimens`), which is what the sweep's LRU order is made of, so
+    /// recency is shared by every process using the folder.
+    func read(_ filename: String) -> ReadOutcome {
+        let file = entryPath(filename)
+        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            return code == ENOENT ? .missing : .failed("cannot open \(file): \(Self.reason(code))")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return .failed("cannot stat \(file): \(Self.reason(errno))") }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { return .failed("\(file) is not a regular file") }
+        let size = Int(status.st_size)
+        var data = Data(count: size)
+        var filled = 0
+        var failure: Int32 = 0
+        data.withUnsafeMutableBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            while filled < size {
+                let count = Glibc.read(descriptor, base + filled, size - filled)
+                if count > 0 {
+                    filled += count
+                } else if count == 0 {
+                    break
+                } else if errno != EINTR {
+                    failure = errno
+                    break
+                }
+            }
+        }
+        if failure != 0 { return .failed("cannot read \(file): \(Self.reason(failure))") }
+        // Entries are replaced, never rewritten, so the open file cannot shrink; if it did,
+        // someone else wrote into the folder, and a short entry must not be served.
+        if filled < size { return .failed("\(file) ended after \(filled) of \(size) bytes") }
+        if Self.now() - Self.nanoseconds(status.st_mtim) > Self.recencyGranularityNanoseconds {
+            _ = futimens(descriptor, nil)  // best effort: a read-only folder still serves hits
+        }
+        return .data(data)
+    }
+
+    /// Whether an entry file exists.
+    func contains(_ filename: String) -> Bool {
+        var status = stat()
+        return stat(entryPath(filename), &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
+    // MARK: Writing
+
+    /// Writes `data` as the entry `filename`: to a new temporary file first, then renamed over the
+    /// final name. Recreates the folder if it was deleted under the cache.
+    func write(_ data: Data, as filename: String) throws(ImagingError) {
+        let temporary = path + "/" + Self.temporaryPrefix + "\(getpid())-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        var descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if descriptor < 0 && errno == ENOENT {
+            try Self.createDirectory(path)
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        }
+        guard descriptor >= 0 else { throw ImagingError(.io, "cannot create \(temporary): \(Self.reason(errno))") }
+        var failure = Self.writeAll(data, to: descriptor)
+        if close(descriptor) != 0 && failure == 0 { failure = errno }
+        guard failure == 0 else {
+            unlink(temporary)
+            throw ImagingError(.io, "cannot write \(temporary): \(Self.reason(failure))")
+        }
+        guard rename(temporary, entryPath(filename)) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw ImagingError(.io, "cannot rename \(temporary) to \(filename): \(Self.reason(code))")
+        }
+    }
+
+    private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32 {
+        data.withUnsafeBytes { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return 0 }
+            var written = 0
+            while written < buffer.count {
+                let count = Glibc.write(descriptor, base + written, buffer.count - written)
+                if count >= 0 {
+                    written += count
+                } else if errno != EINTR {
+                    return errno
+                }
+            }
+            return 0
+        }
+    }
+
+    // MARK: Removing
+
+    /// Removes a file of the folder; a file that is already gone counts as removed.
+    @discardableResult
+    func remove(_ name: String) -> Bool {
+        unlink(entryPath(name)) == 0 || errno == ENOENT
+    }
+
+    // MARK: Listing
+
+    /// The entries and temporary files in the folder. Files that vanish between the listing and
+    /// their `stat` are left out.
+    func list() throws(ImagingError) -> Listing {
+        guard let stream = opendir(path) else { throw ImagingError(.io, "cannot list \(path): \(Self.reason(errno))") }
+        defer { closedir(stream) }
+        var listing = Listing()
+        while let item = readdir(stream) {
+            let name = withUnsafePointer(to: &item.pointee.d_name) {
+                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+            }
+            let isEntry = Self.isEntryName(name)
+            guard isEntry || name.hasPrefix(Self.temporaryPrefix) else { continue }
+            var status = stat()
+            guard lstat(entryPath(name), &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+            let record = FileRecord(name: name, size: Int(status.st_size), modified: Self.nanoseconds(status.st_mtim))
+            if isEntry { listing.entries.append(record) } else { listing.temporaries.append(record) }
+        }
+        return listing
+    }
+
+    // MARK: The folder itself
+
+    /// Creates the folder and its parents when missing (`mkdir -p`).
+    static func createDirectory(_ path: String) throws(ImagingError) {
+        if isDirectory(path) { return }
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += component
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+                throw ImagingError(.io, "cannot create the cache folder \(prefix): \(reason(errno))")
+            }
+            prefix += "/"
+        }
+        guard isDirectory(path) else { throw ImagingError(.io, "the cache folder \(path) is not a directory") }
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    // MARK: Helpers
+
+    /// The wall clock in nanoseconds since the epoch: the clock file times are in.
+    static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return nanoseconds(time)
+    }
+
+    static func nanoseconds(_ time: timespec) -> Int64 {
+        Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
+    }
+
+    static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+}

@@ -1,0 +1,176 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Crypto
+import Dispatch
+import Logging
+import Synchronization
+
+/// A disk cache of data: one file per key, in one folder, that any number of `DataCache`
+/// objects (in this process or others) may share.
+///
+/// - **Files.** Each entry is a file in `path` named by the SHA-256 hex of its key
+///   (`filename(for:)`). Entries are written whole to a temporary file in the folder and then
+///   renamed over their name, so no reader ever sees part of one, even when the writing process is
+///   killed mid-write. Writes are not `fsync`ed: an entry survives any process crash, but a power
+///   loss may lose recent entries (it is a cache).
+/// - **Writes never block.** `storeData` and `removeData` stage the change in memory and return;
+///   one serial background writer (a dispatch queue, not Swift's cooperative pool) applies them in
+///   order. Reads see staged changes at once; a later change to a key wins over an earlier one.
+///   `flush()` waits for the writer.
+/// - **Size limit.** A sweep, every `sweepInterval` on the writer and on `sweep()`, deletes
+///   least-recently-used entries until the total is at most 70 % of `sizeLimit`, once it is over.
+///   Recency is the file's modification time, refreshed by reads, so it is shared across processes.
+///   The sweep also deletes temporary files older than a minute (left by a killed writer).
+/// - **Several processes.** There is no in-memory index: each read goes to the folder (after the
+///   staged changes), so entries written, read or removed by another process are seen as they are.
+///   An entry that vanishes is a miss; one that cannot be read is a miss that is logged.
+///
+/// Thread safety: all mutable state (the staged changes) lives in a `Synchronization.Mutex`; the
+/// rest is immutable or thread-safe (`DispatchQueue`, `Logger`, the timer box), so the class is
+/// `Sendable`.
+public final class DataCache: Sendable {
+    /// The folder holding the entries.
+    public let path: String
+    /// The most bytes the entries may take before a sweep trims them (to 70 % of this).
+    public let sizeLimit: Int
+    /// How often the background writer sweeps on its own; zero or negative turns it off.
+    public let sweepInterval: Duration
+
+    /// Temporary files older than this are a dead writer's leftovers and are deleted by the sweep.
+    static let temporaryFileLifetime: Duration = .seconds(60)
+
+    let directory: DataCacheDirectory
+    let staging = Mutex(DataCacheStaging())
+    /// The one serial writer: every change to the folder made by this object runs here, in order.
+    let worker = DispatchQueue(label: "vignette.datacache.writer", qos: .utility)
+    let logger = Logger(label: "vignette.datacache")
+    private let sweepTimer: DataCacheSweepTimer?
+
+    /// Opens (and creates when missing) a disk cache in the folder `path`.
+    /// - Parameters:
+    ///   - path: the folder; created with its parents if missing. Files in it that are neither
+    ///     entries nor the cache's temporary files are left alone.
+    ///   - sizeLimit: the most bytes the entries may take (default 150 MiB).
+    ///   - sweepInterval: how often to enforce `sizeLimit` in the background (default 30 s);
+    ///     zero or negative for never (then only `sweep()` does).
+    /// - Throws: `ImagingError` of kind `.io` when the folder cannot be created.
+    public init(path: String, sizeLimit: Int = 150 << 20, sweepInterval: Duration = .seconds(30)) throws {
+        var folder = path
+        while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+        try DataCacheDirectory.createDirectory(folder)
+        self.path = folder
+        self.sizeLimit = max(0, sizeLimit)
+        self.sweepInterval = sweepInterval
+        self.directory = DataCacheDirectory(path: folder)
+        self.sweepTimer = DataCacheSweepTimer(interval: sweepInterval, queue: worker)
+        sweepTimer?.start { [weak self] in self?.performSweep() }
+    }
+
+    deinit {
+        sweepTimer?.cancel()
+    }
+
+    /// The name of the file that holds `key`'s entry: the lowercase hex SHA-256 of the key's UTF-8.
+    public func filename(for key: String) -> String {
+        let digest = SHA256.hash(data: Array(key.utf8))
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in digest {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
+    }
+
+    // MARK: Reading
+
+    /// The data stored for `key`, or nil. A write not yet on disk is returned at once. A hit on
+    /// disk marks the entry as recently used. A file that cannot be read is a miss (logged).
+    public func data(for key: String) -> Data? {
+        switch staging.withLock({ $0.lookup(key) }) {
+        case .staged(let data): return data
+        case .absent: return nil
+        case .disk: break
+        }
+        let filename = filename(for: key)
+        switch directory.read(filename) {
+        case .data(let data): return data
+        case .missing: return nil
+        case .failed(let reason):
+            logger.warning("disk cache entry unreadable, treated as a miss", metadata: ["reason": "\(reason)"])
+            return nil
+        }
+    }
+
+    /// Whether there is data for `key`, staged or on disk. Does not count as a use for the LRU order.
+    public func containsData(for key: String) -> Bool {
+        switch staging.withLock({ $0.lookup(key) }) {
+        case .staged: true
+        case .absent: false
+        case .disk: directory.contains(filename(for: key))
+        }
+    }
+
+    /// The bytes of the entries on disk (staged writes count once `flush()` has written them).
+    public var totalSize: Int {
+        do {
+            return try directory.list().entries.reduce(0) { $0 + $1.size }
+        } catch {
+            logger.warning("cannot measure the disk cache", metadata: ["reason": "\(error)"])
+            return 0
+        }
+    }
+
+    // MARK: Writing
+
+    /// Stores `data` for `key`, replacing what was there. Returns at once: the data is readable
+    /// through `data(for:)` immediately and written to disk in the background.
+    public func storeData(_ data: Data, for key: String) {
+        let id = staging.withLock { $0.stage(.write(data), for: key) }
+        worker.async { self.applyWrite(key, id: id) }
+    }
+
+    /// Removes `key`'s entry, staged or on disk. Returns at once; the file is deleted in the background.
+    public func removeData(for key: String) {
+        let id = staging.withLock { $0.stage(.removal, for: key) }
+        worker.async {
+            self.directory.remove(self.filename(for: key))
+            self.staging.withLock { $0.settle(key, id: id) }
+        }
+    }
+
+    /// Removes every entry, staged or on disk (files that are not entries stay). Returns at once;
+    /// reads see the cache empty immediately, apart from data stored after this call.
+    public func removeAll() {
+        staging.withLock { $0.beginRemoveAll() }
+        worker.async {
+            do {
+                for entry in try self.directory.list().entries { self.directory.remove(entry.name) }
+            } catch {
+                self.logger.warning("cannot empty the disk cache", metadata: ["reason": "\(error)"])
+            }
+            self.staging.withLock { $0.settleRemoveAll() }
+        }
+    }
+
+    /// Blocks until every change made before this call is on disk. For tests and shutdown; must not
+    /// be called from the cache's own writer.
+    public func flush() {
+        worker.sync {}
+    }
+
+    private func applyWrite(_ key: String, id: UInt64) {
+        guard let data = staging.withLock({ $0.dataToWrite(key, id: id) }) else { return }
+        do {
+            try directory.write(data, as: filename(for: key))
+        } catch {
+            // Dropping the staged data turns the entry into a miss rather than holding it in memory.
+            logger.warning("cannot write a disk cache entry", metadata: ["reason": "\(error)"])
+        }
+        staging.withLock { $0.settle(key, id: id) }
+    }
+}

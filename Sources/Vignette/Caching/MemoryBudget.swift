@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How much memory this process may use, and the default size of the image cache derived from it.
+///
+/// On a server the host's RAM is the wrong measure: a container or a systemd unit usually runs
+/// under a cgroup memory limit far below it, and a cache sized from the host's RAM gets the
+/// process killed. So the cgroup limit wins when there is one.
+public enum MemoryBudget {
+    /// The share of `availableToProcess()` the image cache may take by default.
+    public static let defaultImageCacheShare = 0.2
+    /// The most the image cache takes by default, whatever the memory: 1 GiB.
+    public static let defaultImageCacheCap = 1 << 30
+
+    /// Bytes this process may really use: the smallest of physical memory
+    /// (`_SC_PHYS_PAGES × _SC_PAGESIZE`) and every cgroup memory limit that applies — cgroup v2
+    /// `memory.max` (`/sys/fs/cgroup/memory.max`, and those of the process's own cgroup and its
+    /// ancestors), or cgroup v1 `memory.limit_in_bytes` (`/sys/fs/cgroup/memory/...`) when it is
+    /// not the huge "unlimited" value.
+    public static func availableToProcess() -> Int {
+        let ownCgroups = readSmallFile("/proc/self/cgroup").map(cgroupLimitFiles(procSelfCgroup:)) ?? []
+        let files = ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"] + ownCgroups
+        var available = physicalMemory()
+        for file in files {
+            if let limit = readSmallFile(file).flatMap(parseCgroupLimit), limit < available {
+                available = limit
+            }
+        }
+        return available
+    }
+
+    /// The default cost limit of the image cache, in bytes: 20 % of `availableToProcess()`,
+    /// at most 1 GiB. A fifth leaves room for the decodes, processing and encodes in flight
+    /// (each of which may hold several full-size images) and for the rest of the process; the
+    /// cap keeps a big host from parking gigabytes of thumbnails that a disk cache serves as well.
+    public static func defaultImageCacheCostLimit() -> Int {
+        defaultImageCacheCostLimit(available: availableToProcess())
+    }
+
+    /// The default cost limit for a given number of available bytes.
+    static func defaultImageCacheCostLimit(available: Int) -> Int {
+        min(Int(Double(max(0, available)) * defaultImageCacheShare), defaultImageCacheCap)
+    }
+
+    /// Physical memory in bytes, or `Int.max` when the system does not say.
+    static func physicalMemory() -> Int {
+        let pages = sysconf(Int32(_SC_PHYS_PAGES))
+        let pageSize = sysconf(Int32(_SC_PAGESIZE))
+        guard pages > 0, pageSize > 0 else { return .max }
+        let (bytes, overflow) = pages.multipliedReportingOverflow(by: pageSize)
+        return overflow ? .max : bytes
+    }
+
+    /// The limit in a cgroup memory file: `nil` for "max" (v2), for v1's "unlimited" value
+    /// (a page-rounded `Int64.max`, anything of 2^60 bytes or more counts), for zero or
+    /// negative numbers and for anything that is not a number.
+    static func parseCgroupLimit(_ text: String) -> Int? {
+        let trimmed = text.trimmingSpace()
+        guard let value = Int(trimmed), value > 0, value < 1 << 60 else { return nil }
+        return value
+    }
+
+    /// The limit files of the process's own cgroups and their ancestors, from the contents of
+    /// `/proc/self/cgroup` (`0::/path` for v2, `N:…memory…:/path` for v1).
+    static func cgroupLimitFiles(procSelfCgroup text: String) -> [String] {
+        var files: [String] = []
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3 else { continue }
+            let controllers = fields[1].split(separator: ",")
+            let (base, file): (String, String)
+            if fields[0] == "0" && fields[1].isEmpty {
+                (base, file) = ("/sys/fs/cgroup", "memory.max")
+            } else if controllers.contains("memory") {
+                (base, file) = ("/sys/fs/cgroup/memory", "memory.limit_in_bytes")
+            } else {
+                continue
+            }
+            var components = fields[2].split(separator: "/").filter { $0 != ".." && $0 != "." }
+            while !components.isEmpty {
+                files.append(base + "/" + components.joined(separator: "/") + "/" + file)
+                components.removeLast()
+            }
+        }
+        return files
+    }
+
+    /// The contents of a small file (a few KiB at most), or `nil` when it cannot be read.
+    static func readSmallFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < 65536 {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            guard n > 0 else { break }
+            bytes += buffer[0..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces, tabs and newlines.
+    fileprivate func trimmingSpace() -> Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return self[first...last]
+    }
+}

@@ -1,0 +1,44 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Loads the bytes of a request's source. The pipeline calls it on its loading stage, at most
+/// `Configuration.loadingConcurrency` at once, and cancels the calling task when nobody wants the
+/// data any more.
+public protocol DataLoading: Sendable {
+    /// The bytes of `request.source`; `progress(completed, total)` may be called as they arrive
+    /// (`total` is -1 when unknown).
+    func loadData(for request: ImageRequest, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> Data
+}
+
+/// An error of the built-in loaders.
+public struct DataLoadingError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Reads `.file` sources (within the pipeline's byte budget) and runs `.data` closures. `.url`
+/// sources need the HTTP loader of VignetteHTTP.
+public struct FileDataLoader: DataLoading {
+    public var limits: DecodingLimits
+
+    public init(limits: DecodingLimits = .untrusted) { self.limits = limits }
+
+    public func loadData(for request: ImageRequest, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> Data {
+        switch request.source {
+        case .file(let path):
+            let data = try InputFile.read(path, limits: limits)
+            progress(Int64(data.count), Int64(data.count))
+            return data
+        case .data(_, let load):
+            let data = try await load()
+            progress(Int64(data.count), Int64(data.count))
+            return data
+        case .url(let url):
+            throw DataLoadingError("\(url): no loader for http(s) URLs is configured (use VignetteHTTP's loader)")
+        }
+    }
+}

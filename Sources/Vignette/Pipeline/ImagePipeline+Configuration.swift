@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension ImagePipeline {
+    /// What a pipeline is made of and how much it does at once.
+    public struct Configuration: Sendable {
+        /// Loads the bytes of requests (files and data closures by default; VignetteHTTP adds URLs).
+        public var dataLoader: any DataLoading
+        /// The memory cache of final images; nil for none.
+        public var imageCache: ImageCache?
+        /// The disk cache; nil for none.
+        public var dataCache: DataCache?
+        /// What goes to the disk cache.
+        public var dataCachePolicy: DataCachePolicy
+        /// How processed images are encoded for the disk cache: by default JPEG (quality 85) for
+        /// opaque images and PNG for images with alpha.
+        public var processedImageEncoding: @Sendable (Image) -> EncodingFormat
+        /// Equal work is done once for concurrent requests (on by default).
+        public var isCoalescingEnabled: Bool
+        public var loadingConcurrency: Int
+        public var decodingConcurrency: Int
+        public var processingConcurrency: Int
+        public var encodingConcurrency: Int
+        /// Limits applied when decoding.
+        public var decodingLimits: DecodingLimits
+
+        public init(
+            dataLoader: any DataLoading = FileDataLoader(), imageCache: ImageCache? = ImageCache(),
+            dataCache: DataCache? = nil, dataCachePolicy: DataCachePolicy = .automatic,
+            isCoalescingEnabled: Bool = true, decodingLimits: DecodingLimits = .untrusted
+        ) {
+            let cores = max(1, Configuration.activeProcessorCount)
+            self.dataLoader = dataLoader
+            self.imageCache = imageCache
+            self.dataCache = dataCache
+            self.dataCachePolicy = dataCachePolicy
+            processedImageEncoding = { image in
+                image.hasAlpha ? .png(PNGOptions()) : .jpeg(JPEGOptions(quality: 85))
+            }
+            self.isCoalescingEnabled = isCoalescingEnabled
+            loadingConcurrency = 6
+            decodingConcurrency = cores
+            processingConcurrency = cores
+            encodingConcurrency = max(1, cores / 2)
+            self.decodingLimits = decodingLimits
+        }
+
+        static var activeProcessorCount: Int {
+            Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        }
+    }
+}

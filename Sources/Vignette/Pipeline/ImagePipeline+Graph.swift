@@ -1,0 +1,115 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension ImagePipeline {
+    /// The shared work that loads `request`'s bytes: disk cache of originals, else the data loader
+    /// (storing the bytes when the policy says so).
+    func loadWork(for request: ImageRequest) -> SharedWork<Data> {
+        let key = DiskKeys.original(request)
+        return node(in: \.loads, key: key, priority: request.priority) { [self] work in
+            let options = request.options
+            let dataCache = configuration.dataCache
+            let readsDisk = !options.contains(.disableDiskCacheReads) && !options.contains(.reloadIgnoringCachedData)
+            if readsDisk, let cached = dataCache?.data(for: key) {
+                work.reportProgress(completed: Int64(cached.count), total: Int64(cached.count))
+                return cached
+            }
+            if options.contains(.returnCacheDataDontLoad) { throw ImagePipelineError.dataMissingInCache }
+            let loader = configuration.dataLoader
+            let data: Data
+            do {
+                data = try await work.run(on: loading) {
+                    try await loader.loadData(for: request) { completed, total in
+                        work.reportProgress(completed: completed, total: total)
+                    }
+                }
+            } catch let error as CancellationError {
+                throw error
+            } catch {
+                throw ImagePipelineError.dataLoadingFailed(message: (error as? ImagingError)?.message ?? "\(error)")
+            }
+            if let dataCache, !options.contains(.disableDiskCacheWrites),
+                configuration.dataCachePolicy.storesOriginalData(hasProcessors: processesImages(request))
+            {
+                dataCache.storeData(data, for: key)
+            }
+            return data
+        }
+    }
+
+    /// The shared work that makes the image of `request` with its first `processorCount`
+    /// processors applied: decode for 0, else the previous node's image through one processor.
+    func imageWork(for request: ImageRequest, processorCount: Int) -> SharedWork<ImageContainer> {
+        let key = ImageKey(request).prefix(processorCount)
+        return node(in: \.images, key: key, priority: request.priority) { [self] work in
+            if processorCount == 0 {
+                let data = try await work.value(of: loadWork(for: request)) { completed, total in
+                    work.reportProgress(completed: completed, total: total)
+                }
+                let thumbnail = request.thumbnail
+                let limits = configuration.decodingLimits
+                return try await work.run(on: decoding) {
+                    try ImagePipeline.decode(data, thumbnail: thumbnail, limits: limits)
+                }
+            }
+            let input = try await work.value(of: imageWork(for: request, processorCount: processorCount - 1))
+            let processor = request.processors[processorCount - 1]
+            return try await work.run(on: processing) {
+                do throws(ImagingError) {
+                    return ImageContainer(image: try processor.process(input.image).materialized())
+                } catch {
+                    throw ImagePipelineError.processingFailed(processor: processor.identifier, error)
+                }
+            }
+        }
+    }
+
+    /// Finds the node for `key` or makes and starts one (a fresh one every time when coalescing is off).
+    func node<Key: Hashable & Sendable, Value: Sendable>(
+        in path: WritableKeyPath<Graph, [Key: SharedWork<Value>]>, key: Key, priority: ImageRequest.Priority,
+        body: @escaping @Sendable (SharedWork<Value>) async throws -> Value
+    ) -> SharedWork<Value> {
+        let coalescing = configuration.isCoalescingEnabled
+        let table = GraphTable(path: path)
+        let (work, isNew) = graph.withLock { graph -> (SharedWork<Value>, Bool) in
+            if coalescing, let existing = graph[keyPath: path][key], !existing.isCancelled { return (existing, false) }
+            let box = WeakWorkBox<Value>()
+            let work = SharedWork<Value>(priority: priority) { [weak self] in
+                self?.graph.withLock { graph in
+                    if let current = graph[keyPath: table.path][key], current === box.work {
+                        graph[keyPath: table.path][key] = nil
+                    }
+                }
+            }
+            box.work = work
+            if coalescing { graph[keyPath: path][key] = work }
+            return (work, true)
+        }
+        if isNew { work.start(body) }
+        return work
+    }
+
+    /// Decodes on a decoding thread: a thumbnail when asked, else the whole image, upright.
+    static func decode(_ data: Data, thumbnail: ThumbnailOptions?, limits: DecodingLimits) throws -> ImageContainer {
+        if let thumbnail {
+            return ImageContainer(image: try Thumbnailer(options: thumbnail, limits: limits).thumbnail(data).image)
+        }
+        let image = try ImageDecoder(limits: limits).decode(data)
+        return ImageContainer(image: image.orientation == 1 ? image : try image.autoOriented().materialized())
+    }
+}
+
+/// Which dictionary of the graph a node lives in. `@unchecked Sendable`: key paths to stored
+/// properties are immutable values.
+struct GraphTable<Key: Hashable, Value: Sendable>: @unchecked Sendable {
+    let path: WritableKeyPath<ImagePipeline.Graph, [Key: SharedWork<Value>]>
+}
+
+/// Lets a node's end-of-work callback recognise its own node in the graph.
+final class WeakWorkBox<Value: Sendable>: @unchecked Sendable {
+    // Set once, right after the node is made and before it starts; read only afterwards.
+    weak var work: SharedWork<Value>?
+}

@@ -1,0 +1,178 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Logging
+import Synchronization
+
+/// Loads, decodes, processes and caches images; equal work is done once.
+///
+/// A request goes: memory cache → disk cache (an encoded processed image) → the task graph:
+/// load data (disk cache of originals, then the `DataLoading`) → decode (or thumbnail) → each
+/// processor in turn. Every node of the graph is shared by the requests that need it
+/// (`[resize, blur]` reuses a concurrent `[resize]`), runs at its most urgent subscriber's
+/// priority, and is cancelled when its last subscriber leaves. CPU work runs on the pipeline's own
+/// threads (`ThreadStage`), I/O on its loading stage; each stage has a concurrency limit and a
+/// priority-ordered queue. Only final images enter the memory cache.
+public final class ImagePipeline: Sendable {
+    public let configuration: Configuration
+
+    let loading: TaskStage
+    let decoding: ThreadStage
+    let processing: ThreadStage
+    let encoding: ThreadStage
+    let logger = Logger(label: "vignette.pipeline")
+
+    struct Graph {
+        var loads: [String: SharedWork<Data>] = [:]
+        var images: [ImageKey: SharedWork<ImageContainer>] = [:]
+        var tasks: [ObjectIdentifier: ImageTask] = [:]
+        var isInvalidated = false
+    }
+
+    let graph = Mutex(Graph())
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        loading = TaskStage(name: "loading", maxConcurrent: configuration.loadingConcurrency)
+        decoding = ThreadStage(name: "decoding", maxConcurrent: configuration.decodingConcurrency)
+        processing = ThreadStage(name: "processing", maxConcurrent: configuration.processingConcurrency)
+        encoding = ThreadStage(name: "encoding", maxConcurrent: configuration.encodingConcurrency)
+    }
+
+    deinit {
+        decoding.shutdown()
+        processing.shutdown()
+        encoding.shutdown()
+        loading.shutdown()
+    }
+
+    // MARK: - Public API
+
+    /// The image for `request`: from the memory cache without any task when it is there.
+    public func image(for request: ImageRequest) async throws(ImagePipelineError) -> Image {
+        if let cached = cachedImage(for: request) { return cached.image }
+        return try await response(for: request, task: nil).image
+    }
+
+    /// The response for `request`, with where it came from.
+    public func response(for request: ImageRequest) async throws(ImagePipelineError) -> ImageResponse {
+        try await response(for: request, task: nil)
+    }
+
+    /// The original bytes of `request`'s source (disk cache of originals, then the data loader).
+    public func data(for request: ImageRequest) async throws(ImagePipelineError) -> Data {
+        do {
+            try checkValid()
+            return try await subscribe(to: { self.loadWork(for: request) }, priority: request.priority, task: nil)
+        } catch {
+            throw ImagePipelineError.wrapping(error)
+        }
+    }
+
+    /// A task for `request` that can be cancelled, re-prioritised and observed.
+    public func imageTask(with request: ImageRequest) -> ImageTask {
+        let task = ImageTask(request: request)
+        let registered = graph.withLock { graph -> Bool in
+            guard !graph.isInvalidated else { return false }
+            graph.tasks[ObjectIdentifier(task)] = task
+            return true
+        }
+        guard registered else {
+            task.start { () async throws(ImagePipelineError) -> ImageResponse in throw .pipelineInvalidated }
+            return task
+        }
+        task.start { [self] () async throws(ImagePipelineError) -> ImageResponse in
+            defer { _ = graph.withLock { $0.tasks.removeValue(forKey: ObjectIdentifier(task)) } }
+            return try await response(for: request, task: task)
+        }
+        return task
+    }
+
+    /// The memory-cached image for `request`, if any (no I/O, no task).
+    public func cachedImage(for request: ImageRequest) -> ImageContainer? {
+        guard let cache = configuration.imageCache,
+            !request.options.contains(.disableMemoryCacheReads), !request.options.contains(.reloadIgnoringCachedData)
+        else { return nil }
+        return cache[ImageCacheKey(request: request)]
+    }
+
+    /// Cancels everything in flight; later requests fail with `.pipelineInvalidated`.
+    public func invalidate() {
+        let (tasks, loads, images) = graph.withLock { graph in
+            graph.isInvalidated = true
+            defer {
+                graph.tasks.removeAll()
+                graph.loads.removeAll()
+                graph.images.removeAll()
+            }
+            return (Array(graph.tasks.values), Array(graph.loads.values), Array(graph.images.values))
+        }
+        for task in tasks { task.cancel() }
+        for work in loads { work.abort(with: ImagePipelineError.pipelineInvalidated) }
+        for work in images { work.abort(with: ImagePipelineError.pipelineInvalidated) }
+        loading.shutdown()
+        decoding.shutdown()
+        processing.shutdown()
+        encoding.shutdown()
+    }
+
+    // MARK: - A request, from cache to graph
+
+    func response(for request: ImageRequest, task: ImageTask?) async throws(ImagePipelineError) -> ImageResponse {
+        do {
+            try checkValid()
+            if let cached = cachedImage(for: request) {
+                return ImageResponse(container: cached, request: request, cacheType: .memory)
+            }
+            if let fromDisk = try await processedImageFromDisk(for: request, task: task) {
+                storeInMemory(fromDisk, for: request)
+                return ImageResponse(container: fromDisk, request: request, cacheType: .disk)
+            }
+            let container = try await subscribe(
+                to: { self.imageWork(for: request, processorCount: request.processors.count) },
+                priority: task?.priority ?? request.priority, task: task)
+            storeInMemory(container, for: request)
+            try await storeProcessedImageOnDisk(container, for: request)
+            return ImageResponse(container: container, request: request, cacheType: nil)
+        } catch {
+            if Task.isCancelled, !(error is ImagePipelineError) { throw .cancelled }
+            throw ImagePipelineError.wrapping(error)
+        }
+    }
+
+    func checkValid() throws(ImagePipelineError) {
+        if graph.withLock({ $0.isInvalidated }) { throw .pipelineInvalidated }
+    }
+
+    /// Waits for the work `make` finds or creates. A node cancelled by others just before this
+    /// caller subscribed is replaced by a fresh one.
+    func subscribe<Value: Sendable>(
+        to make: () -> SharedWork<Value>, priority: ImageRequest.Priority, task: ImageTask?
+    ) async throws -> Value {
+        while true {
+            try checkValid()
+            let work = make()
+            let id = work.makeSubscriberID()
+            task?.attach { priority in work.setPriority(priority, for: id) }
+            do {
+                return try await work.value(id: id, priority: task?.priority ?? priority) { completed, total in
+                    task?.report(completed: completed, total: total)
+                }
+            } catch is CancellationError where !Task.isCancelled && !(task?.isCancelled ?? false) {
+                try checkValid()
+                continue
+            }
+        }
+    }
+
+    var processesImages: (ImageRequest) -> Bool {
+        { !$0.processors.isEmpty || $0.thumbnail != nil }
+    }
+
+    func storeInMemory(_ container: ImageContainer, for request: ImageRequest) {
+        guard let cache = configuration.imageCache, !request.options.contains(.disableMemoryCacheWrites) else { return }
+        cache[ImageCacheKey(request: request)] = container
+    }
+}

@@ -1,0 +1,33 @@
+/// Why an `ImageTask` did not produce an image.
+public enum ImagePipelineError: Error, Sendable, CustomStringConvertible {
+    /// The task was cancelled.
+    case cancelled
+    /// `ImagePipeline.invalidate()` was called.
+    case pipelineInvalidated
+    /// `returnCacheDataDontLoad` was set and the caches had nothing.
+    case dataMissingInCache
+    /// The data loader failed; `message` is its error.
+    case dataLoadingFailed(message: String)
+    /// Decoding failed (bad bytes, a limit, …).
+    case decodingFailed(ImagingError)
+    /// A processor failed.
+    case processingFailed(processor: String, ImagingError)
+
+    public var description: String {
+        switch self {
+        case .cancelled: "cancelled"
+        case .pipelineInvalidated: "the pipeline was invalidated"
+        case .dataMissingInCache: "not in the cache, and loading was not allowed"
+        case .dataLoadingFailed(let message): "loading failed: \(message)"
+        case .decodingFailed(let error): "decoding failed: \(error.message)"
+        case .processingFailed(let processor, let error): "\(processor) failed: \(error.message)"
+        }
+    }
+
+    static func wrapping(_ error: any Error) -> ImagePipelineError {
+        if let error = error as? ImagePipelineError { return error }
+        if error is CancellationError { return .cancelled }
+        if let error = error as? ImagingError { return .decodingFailed(error) }
+        return .dataLoadingFailed(message: "\(error)")
+    }
+}

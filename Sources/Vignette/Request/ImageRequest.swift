@@ -1,0 +1,156 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What to load and how to process it. A value type with copy-on-write storage: copies share one
+/// storage object until one of them is changed.
+public struct ImageRequest: Sendable, CustomStringConvertible {
+    final class Storage: @unchecked Sendable {
+        // Mutated only while uniquely referenced (copy-on-write), so sharing it is safe.
+        var source: Source
+        var processors: [any ImageProcessing]
+        var thumbnail: ThumbnailOptions?
+        var priority: Priority
+        var options: Options
+        var userInfo: [String: any Sendable]
+        var imageID: String?
+
+        init(source: Source) {
+            self.source = source
+            processors = []
+            thumbnail = nil
+            priority = .normal
+            options = []
+            userInfo = [:]
+            imageID = nil
+        }
+
+        func copy() -> Storage {
+            let copy = Storage(source: source)
+            copy.processors = processors
+            copy.thumbnail = thumbnail
+            copy.priority = priority
+            copy.options = options
+            copy.userInfo = userInfo
+            copy.imageID = imageID
+            return copy
+        }
+    }
+
+    private(set) var storage: Storage
+
+    /// A request for `source`, decoded as is unless `thumbnail` says otherwise, then run through
+    /// `processors` in order.
+    public init(
+        source: Source, processors: [any ImageProcessing] = [], thumbnail: ThumbnailOptions? = nil,
+        priority: Priority = .normal, options: Options = [], userInfo: [String: any Sendable] = [:]
+    ) {
+        storage = Storage(source: source)
+        storage.processors = processors
+        storage.thumbnail = thumbnail
+        storage.priority = priority
+        storage.options = options
+        storage.userInfo = userInfo
+    }
+
+    /// A request for the file at `path`.
+    public init(path: String, processors: [any ImageProcessing] = [], thumbnail: ThumbnailOptions? = nil) {
+        self.init(source: .file(path), processors: processors, thumbnail: thumbnail)
+    }
+
+    /// A request for `url`: a file URL, or an http(s) URL loaded by the pipeline's data loader.
+    public init(url: URL, processors: [any ImageProcessing] = [], thumbnail: ThumbnailOptions? = nil) {
+        self.init(source: url.isFileURL ? .file(url.path) : .url(url), processors: processors, thumbnail: thumbnail)
+    }
+
+    private mutating func mutate(_ body: (Storage) -> Void) {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        body(storage)
+    }
+
+    public var source: Source {
+        get { storage.source }
+        set { mutate { $0.source = newValue } }
+    }
+    public var processors: [any ImageProcessing] {
+        get { storage.processors }
+        set { mutate { $0.processors = newValue } }
+    }
+    /// Decode as a thumbnail (shrink-on-load, embedded thumbnails) instead of at full size.
+    public var thumbnail: ThumbnailOptions? {
+        get { storage.thumbnail }
+        set { mutate { $0.thumbnail = newValue } }
+    }
+    public var priority: Priority {
+        get { storage.priority }
+        set { mutate { $0.priority = newValue } }
+    }
+    public var options: Options {
+        get { storage.options }
+        set { mutate { $0.options = newValue } }
+    }
+    public var userInfo: [String: any Sendable] {
+        get { storage.userInfo }
+        set { mutate { $0.userInfo = newValue } }
+    }
+    /// Overrides the id the caches use for the source, e.g. a URL without its signature query.
+    public var imageID: String? {
+        get { storage.imageID }
+        set { mutate { $0.imageID = newValue } }
+    }
+
+    /// The id caches and coalescing use for the source: `imageID` when set, else the source's id.
+    public var effectiveImageID: String { storage.imageID ?? storage.source.id }
+
+    public var description: String {
+        "ImageRequest(\(effectiveImageID), processors: [\(processors.map(\.identifier).joined(separator: ", "))])"
+    }
+}
+
+extension ImageRequest {
+    /// Where the bytes come from.
+    public enum Source: Sendable {
+        /// A local file.
+        case file(String)
+        /// An http(s) URL, loaded by the pipeline's `DataLoading`.
+        case url(URL)
+        /// Bytes produced by `load`; `id` names them for caches and coalescing.
+        case data(id: String, load: @Sendable () async throws -> Data)
+
+        /// The id caches and coalescing use.
+        public var id: String {
+            switch self {
+            case .file(let path): "file://\(path)"
+            case .url(let url): url.absoluteString
+            case .data(let id, _): id
+            }
+        }
+    }
+
+    /// How urgent a request is; shared work runs at its most urgent subscriber's priority.
+    public enum Priority: Int, Sendable, Comparable, CaseIterable {
+        case veryLow, low, normal, high, veryHigh
+
+        public static func < (a: Priority, b: Priority) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    /// Cache and loading switches.
+    public struct Options: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        public static let disableMemoryCacheReads = Options(rawValue: 1 << 0)
+        public static let disableMemoryCacheWrites = Options(rawValue: 1 << 1)
+        public static let disableDiskCacheReads = Options(rawValue: 1 << 2)
+        public static let disableDiskCacheWrites = Options(rawValue: 1 << 3)
+        /// Only what the caches hold; fail with `ImagePipelineError.dataMissingInCache` otherwise.
+        public static let returnCacheDataDontLoad = Options(rawValue: 1 << 4)
+        /// Skip cache reads (memory and disk) and load again; results are still stored.
+        public static let reloadIgnoringCachedData = Options(rawValue: 1 << 5)
+
+        public static let disableMemoryCache: Options = [.disableMemoryCacheReads, .disableMemoryCacheWrites]
+        public static let disableDiskCache: Options = [.disableDiskCacheReads, .disableDiskCacheWrites]
+    }
+}

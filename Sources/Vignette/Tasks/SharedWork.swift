@@ -1,0 +1,263 @@
+import Synchronization
+
+/// A node of the pipeline's task graph: one piece of work (load, decode, one processor) shared by
+/// every request that needs it.
+///
+/// Subscribers wait for the value with their own priority; the work runs at the highest of them
+/// and follows changes (`onPriorityChange` listeners move queued work and dependency
+/// subscriptions). When the last subscriber leaves, the work's task is cancelled, which cancels its
+/// own subscriptions in turn: cancellation runs down the graph.
+final class SharedWork<Value: Sendable>: Sendable {
+    typealias Priority = ImageRequest.Priority
+
+    private struct Subscriber {
+        var priority: Priority
+        var continuation: CheckedContinuation<Value, any Error>?
+        var onProgress: (@Sendable (Int64, Int64) -> Void)?
+    }
+
+    private struct State {
+        var subscribers: [Int: Subscriber] = [:]
+        var cancelledEarly: Set<Int> = []
+        var nextID = 0
+        var result: Result<Value, any Error>?
+        var priority: Priority
+        var listeners: [Int: @Sendable (Priority) -> Void] = [:]
+        var task: Task<Void, Never>?
+        var isCancelled = false
+    }
+
+    private let state: Mutex<State>
+    private let onEnd: @Sendable () -> Void
+
+    /// `onEnd` runs once when the work finishes or is cancelled (the graph forgets the node).
+    init(priority: Priority, onEnd: @escaping @Sendable () -> Void) {
+        state = Mutex(State(priority: priority))
+        self.onEnd = onEnd
+    }
+
+    /// Starts `body`; call once, right after creating the node and subscribing its first waiter.
+    func start(_ body: @escaping @Sendable (SharedWork<Value>) async throws -> Value) {
+        let task = Task {
+            let result: Result<Value, any Error>
+            do { result = .success(try await body(self)) } catch { result = .failure(error) }
+            self.finish(result)
+        }
+        state.withLock { $0.task = task }
+    }
+
+    var priority: Priority { state.withLock { $0.priority } }
+    var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    var isCancelled: Bool { state.withLock { $0.isCancelled } }
+
+    /// A token for a subscription made with `subscribe(id:)`.
+    func makeSubscriberID() -> Int {
+        state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+    }
+
+    /// Waits for the value as subscriber `id` at `priority`. Leaving (the caller's task being
+    /// cancelled) returns `CancellationError` at once, whatever the work is doing.
+    func value(id: Int, priority: Priority, onProgress: (@Sendable (Int64, Int64) -> Void)? = nil) async throws -> Value {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let immediate = state.withLock { state -> Result<Value, any Error>? in
+                    if let result = state.result { return result }
+                    if state.cancelledEarly.remove(id) != nil { return .failure(CancellationError()) }
+                    state.subscribers[id] = Subscriber(priority: priority, continuation: continuation, onProgress: onProgress)
+                    return nil
+                }
+                if let immediate {
+                    continuation.resume(with: immediate)
+                } else {
+                    updatePriority()
+                }
+            }
+        } onCancel: {
+            unsubscribe(id)
+        }
+    }
+
+    /// Subscriber `id` leaves; the work is cancelled when nobody is left.
+    func unsubscribe(_ id: Int) {
+        let (continuation, cancelTask) = state.withLock { state -> (CheckedContinuation<Value, any Error>?, Task<Void, Never>?) in
+            guard let subscriber = state.subscribers.removeValue(forKey: id) else {
+                if state.result == nil { state.cancelledEarly.insert(id) }
+                return (nil, nil)
+            }
+            if state.subscribers.isEmpty, state.result == nil, !state.isCancelled {
+                state.isCancelled = true
+                return (subscriber.continuation, state.task)
+            }
+            return (subscriber.continuation, nil)
+        }
+        continuation?.resume(throwing: CancellationError())
+        if let cancelTask {
+            cancelTask.cancel()
+        } else {
+            updatePriority()
+        }
+    }
+
+    /// Changes subscriber `id`'s priority; the work follows the highest.
+    func setPriority(_ priority: Priority, for id: Int) {
+        let changed = state.withLock { state -> Bool in
+            guard state.subscribers[id] != nil else { return false }
+            state.subscribers[id]?.priority = priority
+            return true
+        }
+        if changed { updatePriority() }
+    }
+
+    /// Registers `listener` for changes of the work's priority; returns a token for `removeListener`.
+    func addListener(_ listener: @escaping @Sendable (Priority) -> Void) -> Int {
+        state.withLock { state in
+            state.nextID += 1
+            state.listeners[state.nextID] = listener
+            return state.nextID
+        }
+    }
+
+    func removeListener(_ token: Int) {
+        _ = state.withLock { $0.listeners.removeValue(forKey: token) }
+    }
+
+    /// Ends the work for everyone with `error` (the pipeline was invalidated).
+    func abort(with error: any Error) {
+        let (waiting, task) = state.withLock { state -> ([CheckedContinuation<Value, any Error>], Task<Void, Never>?) in
+            guard state.result == nil else { return ([], nil) }
+            state.isCancelled = true
+            let waiting = state.subscribers.values.compactMap(\.continuation)
+            state.subscribers.removeAll()
+            return (waiting, state.task)
+        }
+        task?.cancel()
+        for continuation in waiting { continuation.resume(throwing: error) }
+    }
+
+    /// Tells every subscriber how much data has arrived.
+    func reportProgress(completed: Int64, total: Int64) {
+        let handlers = state.withLock { $0.subscribers.values.compactMap(\.onProgress) }
+        for handler in handlers { handler(completed, total) }
+    }
+
+    private func updatePriority() {
+        let (newPriority, listeners) = state.withLock { state -> (Priority?, [@Sendable (Priority) -> Void]) in
+            guard let highest = state.subscribers.values.map(\.priority).max(), highest != state.priority else { return (nil, []) }
+            state.priority = highest
+            return (highest, Array(state.listeners.values))
+        }
+        if let newPriority {
+            for listener in listeners { listener(newPriority) }
+        }
+    }
+
+    private func finish(_ result: Result<Value, any Error>) {
+        let waiting = state.withLock { state -> [CheckedContinuation<Value, any Error>] in
+            state.result = result
+            let waiting = state.subscribers.values.compactMap(\.continuation)
+            state.subscribers.removeAll()
+            state.listeners.removeAll()
+            return waiting
+        }
+        onEnd()
+        for continuation in waiting { continuation.resume(with: result) }
+    }
+}
+
+extension SharedWork {
+    /// Subscribes to `dependency` from inside this work's body, at this work's priority and
+    /// following its changes; leaves it if this work is cancelled.
+    func value<Input: Sendable>(of dependency: SharedWork<Input>,
+                                onProgress: (@Sendable (Int64, Int64) -> Void)? = nil) async throws -> Input {
+        let id = dependency.makeSubscriberID()
+        let token = addListener { [weak dependency] priority in dependency?.setPriority(priority, for: id) }
+        defer { removeListener(token) }
+        return try await dependency.value(id: id, priority: priority, onProgress: onProgress)
+    }
+
+    /// Runs `job` on a CPU stage at this work's priority (following its changes). If this work is
+    /// cancelled while the job waits in the queue, the job never runs.
+    func run<Output: Sendable>(on stage: ThreadStage, _ job: @escaping @Sendable () throws -> Output) async throws -> Output {
+        try Task.checkCancellation()
+        let box = WorkItemBox()
+        defer { if let token = box.token { removeListener(token) } }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Output, any Error>) in
+                let item = stage.enqueue(priority: priority, onCancelledBeforeStart: {
+                    continuation.resume(throwing: CancellationError())
+                }) {
+                    continuation.resume(with: Result { try job() })
+                }
+                box.set(item, token: addListener { [weak item] priority in item?.setPriority(priority) })
+            }
+        } onCancel: {
+            box.cancel()
+        }
+    }
+}
+
+extension SharedWork {
+    /// Runs async `job` on the loading stage at this work's priority; cancelling this work removes
+    /// the queued item or cancels the running job.
+    func run<Output: Sendable>(on stage: TaskStage, _ job: @escaping @Sendable () async throws -> Output) async throws -> Output {
+        try Task.checkCancellation()
+        let box = WorkItemBox()
+        defer { if let token = box.token { removeListener(token) } }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Output, any Error>) in
+                let item = stage.enqueue(priority: priority, onCancelledBeforeStart: {
+                    continuation.resume(throwing: CancellationError())
+                }) {
+                    let inner = Task { try await job() }
+                    box.setRunning(inner)
+                    continuation.resume(with: await inner.result)
+                }
+                box.set(item, token: addListener { [weak item] priority in item?.setPriority(priority) })
+            }
+        } onCancel: {
+            box.cancel()
+        }
+    }
+}
+
+/// Holds a queued item for the cancellation handler, which may run before the item exists.
+final class WorkItemBox: Sendable {
+    private let state = Mutex<(item: WorkItem?, token: Int?, cancelled: Bool)>((nil, nil, false))
+    private let running = Mutex<(any CancellableTask)?>(nil)
+
+    /// The job has started as `task`: cancelling now cancels it.
+    func setRunning(_ task: some CancellableTask) {
+        running.withLock { $0 = task }
+        if state.withLock({ $0.cancelled }) { task.cancel() }
+    }
+
+    func set(_ item: WorkItem, token: Int) {
+        let cancelNow = state.withLock { state -> Bool in
+            state.item = item
+            state.token = token
+            return state.cancelled
+        }
+        if cancelNow { item.cancel() }
+    }
+
+    var token: Int? { state.withLock { $0.token } }
+
+    func cancel() {
+        let item = state.withLock { state -> WorkItem? in
+            state.cancelled = true
+            return state.item
+        }
+        item?.cancel()
+        running.withLock { $0 }?.cancel()
+    }
+}
+
+/// A task that can be cancelled, whatever its result type.
+protocol CancellableTask: Sendable {
+    func cancel()
+}
+
+extension Task: CancellableTask {}

@@ -1,0 +1,15 @@
+extension Image {
+    /// Resized to `options`' box with its fit (inside, cover cropped at `options.crop`, fill),
+    /// upscaling only when allowed, with `options.kernel` (`vips_resize`); the decoding and
+    /// orientation settings of `options` do not apply to an image already decoded.
+    public func resized(toFit options: ThumbnailOptions) throws(ImagingError) -> Image {
+        try options.validate()
+        let geometry = ThumbnailGeometry(source: PixelSize(width: width, height: height), options: options)
+        var image = try resized(toWidth: geometry.resized.width, height: geometry.resized.height, kernel: options.kernel)
+        if options.fit == .cover {
+            if options.crop == .attention { image = try image.materialized() }
+            image = try image.cropped(toWidth: geometry.output.width, height: geometry.output.height, anchor: options.crop)
+        }
+        return image
+    }
+}

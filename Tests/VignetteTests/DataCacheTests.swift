@@ -1,0 +1,478 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import Vignette
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The disk cache, on real files in a fresh temporary folder per test.
+@Suite struct DataCacheTests {
+    // MARK: Writes and reads
+
+    @Test func storedDataIsReadableBeforeItReachesDiskAndAfter() throws {
+        let folder = DataCacheFolder()
+        defer { folder.remove() }
+        let cache = try DataCache(path: folder.path)
+        let data = dataCachePayload(seed: 1, count: 5_000)
+
+        let gate = holdWriter(of: cache)
+        cache.storeData(data, for: "a")
+        // The writer is held, so this can only come from the staged write.
+        #expect(cache.data(for: "a") == data)
+        #expect(cache.containsData(for: "a"))
+        #expect(folder.entryNames().isEmpty)
+        gate.signal()
+
+        cache.flush()
+        #expect(cache.data(for: "a") == data)
+        #expect(folder.entryNames() == [cache.filename(for: "a")])
+        #expect(FileManager.default.contents(atPath: folder.path + "/" + cache.filename(for: "a")) == data)
+        #expect(folder.temporaryNames().isEmpty)
+        #expect(cache.totalSize == data.count)
+    }
+
+    @Test func entryFileIsNamedBySHA256OfTheKey() throws {
+        let folder = DataCacheFolder()
+        defer { folder.remove() }
+        let cache = try DataCache(path: folder.path + "/nested/deeper/")  // created with its parents
+        #expect(cache.path == folder.path + "/nested/deeper")
+        // FIPS 180-2 test vectors.
+        #expect(cache.filename(for: "abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(cache.filename(for: "") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+
+        cache.storeData(Data("x".utf8), for: "abc")
+        cache.flush()
+        let names = try FileManager.default.contentsOfDirectory(atPath: cache.path)
+        #expect(names == ["ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"])
+    }
+
+    @Test func openingAFileAsTheFolderFails() throws {
+        let folder = DataCacheFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
+        let file = folder.path + "/plain-file"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        #expect(throws: ImagingError.self) { try DataCache(path: file) }
+    }
+
+    @Test func secondCacheOnTheSameFolderSeesWritesAndRemovals() throws {
+        let folder = DataCacheFolder()
+        defer { folder.remove() }
+        let first = try DataCache(path: folder.path)
+        let second = try DataCache(path: folder.path)
+        let data = dataCachePayload(seed: 2, count: 3_000)
+
+        first.storeData(data, for: "shared")
+        first.flush()
+        #expect(second.data(for: "shared") == data)
+        #expect(second.containsData(for: "shared"))
+
+        second.removeData(for: "shared")
+        second.flush()
+        #expect(first.data(for: "shared") == nil)
+        #expect(!first.containsData(for: "shared"))
+    }
+
+    @Test func laterWriteOfTheSameKeyWins() throws {
+        let folder = DataCacheFolder()
+        defer { folder.remove() }
+        let cache = try DataCache(path: folder.path)
+        let versions = (1...3).map { dataCachePayload(seed: $0, count: 1_000 * $0) }
+
+        let gate = holdWriter(of: cache)
+        for version in versions { cache.storeData(version, for: "k") }
+        #expect(cache.data(for: "k") == versions[2])
+        gate.signal()
+        cache.flush()
+        #expect(cache.data(for: "k") == versions[2])
+        #expect(try DataCache(path: folder.path).data(for: "k") == versions[2])
+        #expect(folder.entryNames().count == 1)
+        #expect(folder.temporaryNames().isEmpty)
+
+        // And once the first version is on disk.
+        cache.storeData(versions[0], for: "k")
+        cache.flush()
+        cache.storeData(versions[1], for: "k")
+        #expect(cache.data(for: "k") == versions[1])
+        cache.flush()
+        #expect(try DataCache(path: folder.path).data(for: "k") == versions[1])
+    }
+
+    @Test func manyThreadsReadTheirOwnLatestWrites() throws {
+        let folder = DataCacheFolder()
+        defer { folder.remove() }
+        let cache = try DataCache(path: folder.path)
+        let mismatches = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for round in 0..<40 {
+                let data = dataCachePayload(seed: thread * 100 + round, count: 500 + round)
+                cache.storeData(data, for: "thread-\(thread)")
+                if cache.data(for: "thread-\(thread)") != data { mismatches.withLock { $0 += 1 } }
+            }
+        }
+        cache.flush()
+        #expect(mismatches.withLock { $0 } == 0)
+        for thread in 0..<8 {
+            #expect(cache.data(for: "thread-\(thread)") == dataCachePayload(seed: thread * 100 + 39, count: 539))
+        }
+        #expect(folder.entryNames().count == 8)
+    }
+
+    // MARK: Removal
+
+    @Test func removeDataRemovesStagedAndStoredEntries() throws {
+        let folder = DataCacheFolder()
+        defer { folder.remove() }
+        let cache = try DataCache(path: folder.path)
+        cache.storeData(dataCachePayload(seed: 1, count: 100), for: "on-disk")
+        cache.flush()
+
+        let gate = holdWriter(of: cache)
+        cache.storeData(dataCachePayload(seed: 2, count: 100), for: "staged")
+        cache.removeData(for: "on-disk")
+        cache.removeData(for: "staged")
+        // Gone at once, although the writer has not run.
+        #expect(cache.data(for: "on-disk") == nil)
+        #expect(cache.data(for: "staged") == nil)
+        #expect(!cache.containsData(for: "on-disk"))
+        #expect(folder.entryNames().count == 1)
+        // Stored again after the removal: the new data is what counts.
+        let again = dataCachePayload(seed: 3, count: 100)
+        cache.storeData(again, for: "on-disk")
+        #expect(cache.data(for: "on-disk") == again)
+        gate.signal()
+
+        cache.flush()
+        #expect(cache.data(for: "staged") == nil)
+        #expect(cache.data(for: "on-disk") == again)
+        #expect(folder.entryNames() == [cache.filename(for: "on-disk")])
+    }
+
+    @Test func removeAllRemovesEveryEntryButNothingElse() throws {
+        let folder = DataCacheFolder()
+        defer { folder.remove() }
+        let cache = try DataCache(path: folder.path)
+        for index in 0..<5 { cache.storeData(dataCachePayload(seed: index, count: 200), for: "key-\(index)") }
+        cache.flush()
+        #expect(FileManager.default.createFile(atPath: folder.path + "/notes.txt", contents: Data("mine".utf8)))
+
+        let gate = holdWriter(of: cache)
+        cache.storeData(dataCachePayload(seed: 9, count: 200), for: "staged")
+        cache.removeAll()
+        #expect((0..<5).allSatisfy { cache.data(for: "key-\($0)") == nil })
+        #expect(cache.data(for: "staged") == nil)
+        let after = dataCachePayload(seed: 10, count: 300)
+        cache.storeData(after, for: "after")
+        #expect(cache.data(for: "after") == after)
+        gate.signal()
+
+        cache.flush()
+        #expect(folder.entryNames() == [cache.filename(for: "after")])
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/notes.txt"))
+        #expect(cache.data(for: "after") == after)
+        #expect(cache.totalSize == after.count)
+    }
+
+    // MARK: Misses
+
+    @Test func vanishedOrUnreadableEntriesAreMisses() throws {
+        let folder = DataCacheFolder()
+        defer { folder.remove() }
+        let cache = try DataCache(path: folder.path)
+        cache.storeData(dataCachePayload(seed: 1, count: 100), for: "vanishing")
+        cache.flush()
+        try FileManager.default.removeItem(atPath: folder.path + "/" + cache.filename(for: "vanishing"))
+        #expect(cache.data(for: "vanishing") == nil)
+        #expect(!cache.containsData(for: "vanishing"))
+
+        // An entry name that is not a readable file (here a directory) is a miss, not a crash.
+        try FileManager.default.createDirectory(
+            atPath: folder.path + "/" + cache.filename(for: "odd"), withIntermediateDirectories: false)
+        #expect(cache.data(for: "odd") == nil)
+        #expect(!cache.containsData(for: "odd"))
+        #expect(cache.totalSize == 0)
+        #expect(cache.data(for: "never stored") == nil)
+    }
+
+    // MARK: Size and LRU
+
+    @Test func totalSizeCountsOnlyEntries() throws {
+        let folder = DataCacheFolder()
+        defer { folder.remove() }
+        let cache = try DataCache(path: folder.path)
+        for (index, size) in [1_000, 2_345, 7].enumerated() {
+            cache.storeData(dataCachePayload(seed: index, count: size), for: "key-\(index)")
+        }
+        cache.flush()
+        #expect(FileManager.default.createFile(atPath: folder.path + "/other", contents: Data(count: 5_000)))
+        #expect(FileManager.default.createFile(atPath: folder.path + "/.tmp-1-abc", contents: Data(count: 5_000)))
+        #expect(cache.totalSize == 3_352)
+    }
+
+    @Test func readingMarksAnEntryAsRecentlyUsed() throws {
+        let folder = DataCacheFolder()
+        defer { folder.remove() }
+        let cache = try DataCache(path: folder.path)
+        cache.storeData(dataCachePayload(seed: 1, count: 100), for: "k")
+        cache.flush()
+        let file = folder.path + "/" + cache.filename(for: "k")
+        try setModificationDate(of: file, secondsAgo: 3_600)
+
+        #expect(cache.containsData(for: "k"))
+        #expect(try modificationDate(of: file) < Date(timeIntervalSinceNow: -3_000))  // a check is not a use
+        #expect(cache.data(for: "k") != nil)
+        #expect(try modificationDate(of: file) > Date(timeIntervalSinceNow: -600))
+    }
+
+    @Test func sweepKeepsTheMostRecentlyReadEntriesUnderTheLimit() throws {
+        let folder = DataCacheFolder()
+        defer { folder.remove() }
+        let cache = try DataCache(path: folder.path, sizeLimit: 200_000, sweepInterval: .zero)
+        for index in 0..<60 { cache.storeData(dataCachePayload(seed: index, count: 10_000), for: "key-\(index)") }
+        cache.flush()
+        #expect(cache.totalSize == 600_000)
+        // Written an hour ago in index order (file times are too coarse to order fast writes),
+        // then the five oldest are read.
+        for index in 0..<60 {
+            try setModificationDate(of: folder.path + "/" + cache.filename(for: "key-\(index)"), secondsAgo: 3_600 - Double(index))
+        }
+        for index in 0..<5 { #expect(cache.data(for: "key-\(index)") != nil) }
+
+        cache.sweep()
+        #expect(cache.totalSize <= 200_000)
+        // Trimmed to 70 % of the limit: the 14 most recently used of the 60 entries.
+        let survivors = (0..<60).filter { cache.containsData(for: "key-\($0)") }
+        #expect(survivors == Array(0..<5) + Array(51..<60))
+        #expect(cache.totalSize == 140_000)
+
+        cache.sweep()  // under the limit: nothing more goes
+        #expect(cache.totalSize == 140_000)
+    }
+
+    @Test func periodicSweepEnforcesTheLimitOnItsOwn() async throws {
+        let folder = DataCacheFolder()
+        defer { folder.remove() }
+        let cache = try DataCache(path: folder.path, sizeLimit: 200_000, sweepInterval: .milliseconds(100))
+        for index in 0..<60 { cache.storeData(dataCachePayload(seed: index, count: 10_000), for: "key-\(index)") }
+        cache.flush()
+        // No sweep() call: the writer's timer must do it (the deadline is generous, not a speed claim).
+        let deadline = ContinuousClock.now + .seconds(20)
+        while cache.totalSize > 200_000 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(cache.totalSize <= 200_000)
+        #expect(cache.totalSize > 0)
+
+        // It keeps sweeping, not just once.
+        for index in 60..<120 { cache.storeData(dataCachePayload(seed: index, count: 10_000), for: "key-\(index)") }
+        cache.flush()
+        while cache.totalSize > 200_000 && ContinuousClock.now < deadline + .seconds(20) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(cache.totalSize <= 200_000)
+        #expect(cache.containsData(for: "key-119"))
+    }
+
+    @Test func sweepRemovesStaleTemporaryFilesOnly() throws {
+        let folder = DataCacheFolder()
+        defer { folder.remove() }
+        let cache = try DataCache(path: folder.path, sweepInterval: .zero)
+        let stale = folder.path + "/.tmp-123-dead"
+        let fresh = folder.path + "/.tmp-456-busy"  // another process may be writing it right now
+        let foreign = folder.path + "/keep.me"
+        for file in [stale, fresh, foreign] {
+            #expect(FileManager.default.createFile(atPath: file, contents: Data(count: 100)))
+        }
+        try setModificationDate(of: stale, secondsAgo: 120)
+        try setModificationDate(of: foreign, secondsAgo: 120)
+
+        cache.sweep()
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        #expect(FileManager.default.fileExists(atPath: fresh))
+        #expect(FileManager.default.fileExists(atPath: foreign))
+    }
+
+    // MARK: Crash safety
+
+    @Test func killedWriterNeverLeavesATruncatedEntry() throws {
+        let folder = DataCacheFolder()
+        defer { folder.remove() }
+        let binary = try #require(dataCacheWriterBinary, "the DataCacheWriter executable is not built")
+        let count = 5_000
+        let size = 1_000_000  // WriterEntry's pattern is this long
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = [folder.path, "\(count)", "\(size)"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }  // in case it never prints
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+
+        // Let it flush a few batches, then kill it while it is writing the next ones.
+        var printed = ""
+        while printed.filter({ $0 == "\n" }).count < 3 {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            printed += String(decoding: chunk, as: UTF8.self)
+        }
+        kill(pid, SIGKILL)
+        process.waitUntilExit()
+        watchdog.cancel()
+        #expect(process.terminationReason == .uncaughtSignal)
+        let flushed = printed.split(separator: "\n").compactMap { Int($0.dropFirst("flushed ".count)) }.max() ?? 0
+        #expect(flushed >= 12)
+
+        let cache = try DataCache(path: folder.path, sweepInterval: .zero)
+        var indexByName: [String: Int] = [:]
+        for index in 0..<count { indexByName[cache.filename(for: "key-\(index)")] = index }
+        var served = 0
+        for name in folder.entryNames() {
+            guard let index = indexByName[name] else {
+                Issue.record("an entry no key explains: \(name)")
+                continue
+            }
+            let data = try #require(cache.data(for: "key-\(index)"))
+            #expect(WriterEntry.verify(data, index: index, size: size), "key-\(index) is damaged (\(data.count) bytes)")
+            served += 1
+        }
+        #expect(served >= flushed)
+        // Everything the writer reported as flushed is there, whole.
+        for index in 0..<flushed {
+            let data = cache.data(for: "key-\(index)")
+            #expect(data.map { WriterEntry.verify($0, index: index, size: size) } == true, "key-\(index)")
+        }
+
+        // Whatever temporary file the kill left (maybe none), and one more like it, go once stale.
+        #expect(FileManager.default.createFile(atPath: folder.path + "/.tmp-1-leftover", contents: Data(count: 10)))
+        for name in folder.temporaryNames() { try setModificationDate(of: folder.path + "/" + name, secondsAgo: 300) }
+        cache.sweep()
+        #expect(folder.temporaryNames().isEmpty)
+        #expect(folder.entryNames().count == served)
+    }
+
+    // MARK: Policy
+
+    struct PolicyCase: Sendable, CustomTestStringConvertible {
+        let policy: DataCachePolicy
+        let hasProcessors: Bool
+        let storesOriginal: Bool
+        let storesEncoded: Bool
+        var testDescription: String { "\(policy) \(hasProcessors ? "with" : "without") processors" }
+    }
+
+    static let policyTable: [PolicyCase] = [
+        PolicyCase(policy: .storeOriginalData, hasProcessors: false, storesOriginal: true, storesEncoded: false),
+        PolicyCase(policy: .storeOriginalData, hasProcessors: true, storesOriginal: true, storesEncoded: false),
+        PolicyCase(policy: .storeEncodedImages, hasProcessors: false, storesOriginal: false, storesEncoded: true),
+        PolicyCase(policy: .storeEncodedImages, hasProcessors: true, storesOriginal: false, storesEncoded: true),
+        PolicyCase(policy: .storeAll, hasProcessors: false, storesOriginal: true, storesEncoded: false),
+        PolicyCase(policy: .storeAll, hasProcessors: true, storesOriginal: true, storesEncoded: true),
+        PolicyCase(policy: .automatic, hasProcessors: false, storesOriginal: true, storesEncoded: false),
+        PolicyCase(policy: .automatic, hasProcessors: true, storesOriginal: false, storesEncoded: true),
+    ]
+
+    @Test(arguments: policyTable)
+    func policyStoresWhatItShould(_ row: PolicyCase) {
+        #expect(row.policy.storesOriginalData(hasProcessors: row.hasProcessors) == row.storesOriginal)
+        #expect(row.policy.storesEncodedImage(hasProcessors: row.hasProcessors) == row.storesEncoded)
+    }
+
+    @Test func policyTableCoversEveryCase() {
+        for policy in DataCachePolicy.allCases {
+            #expect(Set(Self.policyTable.filter { $0.policy == policy }.map(\.hasProcessors)) == [false, true])
+        }
+    }
+}
+
+// MARK: - Helpers
+
+/// A fresh folder path under the temporary directory (not created: the cache creates it).
+private struct DataCacheFolder {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("vignette-datacache-\(UUID().uuidString)").path
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+
+    func names() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+    func entryNames() -> [String] { names().filter { $0.count == 64 && $0.allSatisfy(\.isHexDigit) } }
+    func temporaryNames() -> [String] { names().filter { $0.hasPrefix(".tmp-") } }
+}
+
+/// Deterministic bytes that differ with `seed`.
+private func dataCachePayload(seed: Int, count: Int) -> Data {
+    Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ seed &* 7 &+ ($0 >> 8)) })
+}
+
+/// Blocks the cache's writer until the returned semaphore is signalled, so that a test can look at
+/// staged changes that certainly are not on disk yet.
+private func holdWriter(of cache: DataCache) -> DispatchSemaphore {
+    let gate = DispatchSemaphore(value: 0)
+    let entered = DispatchSemaphore(value: 0)
+    cache.worker.async {
+        entered.signal()
+        gate.wait()
+    }
+    entered.wait()
+    return gate
+}
+
+private func setModificationDate(of path: String, secondsAgo: Double) throws {
+    try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -secondsAgo)], ofItemAtPath: path)
+}
+
+private func modificationDate(of path: String) throws -> Date {
+    try #require(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
+}
+
+/// The DataCacheWriter built beside the test bundle.
+private var dataCacheWriterBinary: URL? {
+    var candidates: [URL] = []
+    if let argv0 = CommandLine.arguments.first {
+        var folder = URL(fileURLWithPath: argv0).deletingLastPathComponent()
+        for _ in 0..<4 {
+            candidates.append(folder.appendingPathComponent("DataCacheWriter"))
+            folder = folder.deletingLastPathComponent()
+        }
+    }
+    let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    candidates.append(repository.appendingPathComponent(".build/debug/DataCacheWriter"))
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+}
+
+/// The check for DataCacheWriter's self-verifying entries (an independent copy of its format,
+/// described in Tests/DataCacheWriter/main.swift).
+private enum WriterEntry {
+    static func verify(_ data: Data, index: Int, size: Int) -> Bool {
+        let bytes = [UInt8](data)
+        guard bytes.count >= 24, bytes[0..<8].elementsEqual("VGNTDCW1".utf8) else { return false }
+        guard littleEndian(bytes[8..<16]) == UInt64(index), littleEndian(bytes[16..<24]) == UInt64(bytes.count) else {
+            return false
+        }
+        guard bytes.count >= max(size / 2, 24), bytes.count <= max(size, 24) else { return false }
+        return bytes.count - 24 <= pattern.count && bytes[24...].elementsEqual(pattern.prefix(bytes.count - 24))
+    }
+
+    /// The writer's xorshift64 stream, as long as the longest entry of the crash test.
+    private static let pattern = makePattern(count: 1_000_000)
+
+    private static func makePattern(count: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count + 8)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        while bytes.count < count {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            withUnsafeBytes(of: state.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+        return Array(bytes.prefix(count))
+    }
+
+    private static func littleEndian(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+    }
+}
