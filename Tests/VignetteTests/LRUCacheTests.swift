@@ -20,8 +20,15 @@ private final class Counter: Sendable {
 /// Counts its deinits, to see that values leave the cache.
 private final class Tracked: Sendable {
     let released: Counter
-    init(_ released: Counter) { self.released = released }
-    deinit { released.increment() }
+    let onDeinit: @Sendable () -> Void
+    init(_ released: Counter, onDeinit: @escaping @Sendable () -> Void = {}) {
+        self.released = released
+        self.onDeinit = onDeinit
+    }
+    deinit {
+        onDeinit()
+        released.increment()
+    }
 }
 
 @Suite("LRUCache")
@@ -194,6 +201,32 @@ struct LRUCacheTests {
         #expect(released.value == 4)
         cache.removeAll()
         #expect(released.value == 6)
+    }
+
+    @Test("values leave through every path with the lock no longer held")
+    func releasedOutsideTheLock() {
+        let released = Counter()
+        let underLock = Counter()
+        let clock = ManualClock()
+        let cache = LRUCache<Int, Tracked>(costLimit: 4, entryCostLimit: 1, now: { clock.now })
+        let probe: @Sendable () -> Void = { if cache.isLocked() { underLock.increment() } }
+        func store(_ key: Int, cost: Int = 1, ttl: Duration? = nil) -> Bool {
+            cache.set(Tracked(released, onDeinit: probe), forKey: key, cost: cost, ttl: ttl)
+        }
+        for key in 0..<5 { _ = store(key) }  // evicts 0
+        _ = store(4)  // replaces 4
+        #expect(!store(3, cost: 5))  // refused, drops the old 3
+        _ = cache.removeValue(forKey: 2)  // the caller's copy dies here
+        _ = store(7, ttl: .seconds(1))
+        clock.advance(by: .seconds(2))
+        #expect(cache.value(forKey: 7) == nil)  // expired
+        cache.costLimit = 1  // trims 1
+        cache.trim(toCount: 0)  // trims 4
+        _ = store(8)
+        cache.removeAll()
+        #expect(released.value == 9)
+        #expect(underLock.value == 0)
+        #expect(!cache.isLocked())
     }
 
     @Test("many tasks on overlapping keys leave the cache within its limits and consistent")

@@ -128,6 +128,9 @@ public final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
     /// The keys from the most to the least recently used, for tests.
     func keysByRecency() -> [Key] { state.withLock { $0.keysByRecency() } }
 
+    /// Whether some thread holds the cache's lock, for tests.
+    func isLocked() -> Bool { state.isLocked() }
+
     /// Whether the list, the index and the totals agree, for tests.
     func isConsistent() -> Bool { state.withLock { $0.isConsistent() } }
 }
@@ -164,6 +167,13 @@ final class LRULockedState<State: Sendable>: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state.pointee)
+    }
+
+    /// Whether some thread holds the mutex, for tests (never blocks).
+    func isLocked() -> Bool {
+        guard pthread_mutex_trylock(mutex) == 0 else { return true }
+        pthread_mutex_unlock(mutex)
+        return false
     }
 }
 
