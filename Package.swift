@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Vignette",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "Vignette", targets: ["Vignette"]),
         .library(name: "VignetteCodecs", targets: ["VignetteCodecs"]),
@@ -41,7 +41,7 @@ let package = Package(
             name: "VignetteCLI",
             dependencies: ["Vignette", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(
-            name: "VignetteBench", dependencies: ["VignetteCodecs"],
+            name: "VignetteBench", dependencies: ["Vignette"],
             path: "Benchmarks/Sources/VignetteBench"),
         .testTarget(name: "VignetteCodecsTests", dependencies: ["VignetteCodecs"]),
         .testTarget(name: "VignetteTests", dependencies: ["Vignette", "DataCacheWriter"]),

@@ -1,5 +1,5 @@
 import Foundation
-import VignetteCodecs
+import Vignette
 
 /// `dhash A B`: the Hamming distance between the two images' 64-bit dHashes.
 enum DHash {

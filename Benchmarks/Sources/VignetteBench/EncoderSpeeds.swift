@@ -1,5 +1,5 @@
 import Foundation
-import VignetteCodecs
+import Vignette
 
 /// HEIC (x265) and AVIF (aom) encoding at several `HEIFOptions.speed` settings, plus WebP: time,
 /// size and PSNR against the source, to choose and back the default speed.

@@ -1,5 +1,5 @@
 import Foundation
-import VignetteCodecs
+import Vignette
 
 /// sharp's published JPEG task: a JPEG in memory, fitted inside 720×588 with Lanczos 3, encoded as
 /// JPEG quality 80, one operation at a time, for a fixed time after a warm-up.

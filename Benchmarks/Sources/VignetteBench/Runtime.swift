@@ -1,5 +1,5 @@
 import Foundation
-import VignetteCodecs
+import Vignette
 
 enum Runtime {
     /// Applies `VIGNETTE_THREADS` (libvips threads per image) when set; returns the count in use.

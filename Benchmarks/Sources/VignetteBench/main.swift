@@ -1,11 +1,12 @@
 import Foundation
-import VignetteCodecs
+import Vignette
 
 // VignetteBench: the in-process side of Benchmarks/run.sh.
 //
 //   VignetteBench jpeg-task --input FILE --seconds S [--method shrinkOnLoad|vipsThumbnail] [--output OUT.jpg]
 //   VignetteBench dhash A B
 //   VignetteBench encoder-speeds --input FILE [--quality Q] [--runs N]
+//   VignetteBench pipeline --input FILE [--hits N] [--runs N]
 //   VignetteBench versions
 //
 // Each prints one JSON line on stdout; failures print one line on stderr and exit 1.
@@ -18,6 +19,7 @@ let usage = """
     usage: VignetteBench \(JPEGTask.usage)
            VignetteBench \(DHash.usage)
            VignetteBench \(EncoderSpeeds.usage)
+           VignetteBench \(PipelineBench.usage)
            VignetteBench versions
     environment: VIGNETTE_THREADS=N sets libvips' threads per image (ImagingRuntime.threadsPerImage)
     """
@@ -38,6 +40,8 @@ do {
         output = try DHash.run(rest)
     case "encoder-speeds":
         output = try EncoderSpeeds.run(rest)
+    case "pipeline":
+        output = try await PipelineBench.run(rest)
     case "versions":
         var line = JSONLine()
         for (name, version) in ImagingRuntime.libraryVersions.sorted(by: { $0.key < $1.key }) {

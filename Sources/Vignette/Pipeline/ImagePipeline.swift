@@ -109,6 +109,7 @@ public final class ImagePipeline: Sendable {
             }
             return (Array(graph.tasks.values), Array(graph.loads.values), Array(graph.images.values))
         }
+        logger.info("pipeline invalidated", metadata: ["tasks": "\(tasks.count)", "work": "\(loads.count + images.count)"])
         for task in tasks { task.cancel() }
         for work in loads { work.abort(with: ImagePipelineError.pipelineInvalidated) }
         for work in images { work.abort(with: ImagePipelineError.pipelineInvalidated) }
@@ -137,8 +138,11 @@ public final class ImagePipeline: Sendable {
             try await storeProcessedImageOnDisk(container, for: request)
             return ImageResponse(container: container, request: request, cacheType: nil)
         } catch {
-            if Task.isCancelled, !(error is ImagePipelineError) { throw .cancelled }
-            throw ImagePipelineError.wrapping(error)
+            let failure: ImagePipelineError = Task.isCancelled && !(error is ImagePipelineError) ? .cancelled : .wrapping(error)
+            if case .cancelled = failure {} else {
+                logger.debug("request failed", metadata: ["image": "\(request.effectiveImageID)", "error": "\(failure)"])
+            }
+            throw failure
         }
     }
 
