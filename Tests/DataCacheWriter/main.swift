@@ -62,7 +62,9 @@ func entry(index: Int, size: Int, pattern: [UInt8]) -> Data {
     data.append(contentsOf: "VGNTDCW1".utf8)
     withUnsafeBytes(of: UInt64(index).littleEndian) { data.append(contentsOf: $0) }
     withUnsafeBytes(of: UInt64(length).littleEndian) { data.append(contentsOf: $0) }
-    data.append(contentsOf: pattern[0..<(length - 24)])
+    // One memcpy: an element-wise append would make building entries, not writing them, the
+    // writer's main cost.
+    pattern.withUnsafeBufferPointer { data.append(UnsafeBufferPointer(rebasing: $0[0..<(length - 24)])) }
     return data
 }
 

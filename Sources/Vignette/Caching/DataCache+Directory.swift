@@ -93,7 +93,7 @@ struct DataCacheDirectory: Sendable {
         // Entries are replaced, never rewritten, so the open file cannot shrink; if it did,
         // someone else wrote into the folder, and a short entry must not be served.
         if filled < size { return .failed("\(file) ended after \(filled) of \(size) bytes") }
-        if Self.now() - Self.nanoseconds(status.st_mtim) > Self.recencyGranularityNanoseconds {
+        if Self.now() &- Self.nanoseconds(status.st_mtim) > Self.recencyGranularityNanoseconds {
             _ = futimens(descriptor, nil)  // best effort: a read-only folder still serves hits
         }
         return .data(data)

@@ -19,7 +19,8 @@ import Synchronization
 /// - **Writes never block.** `storeData` and `removeData` stage the change in memory and return;
 ///   one serial background writer (a dispatch queue, not Swift's cooperative pool) applies them in
 ///   order. Reads see staged changes at once; a later change to a key wins over an earlier one.
-///   `flush()` waits for the writer.
+///   `flush()` waits for the writer. Queued writes hold on to the cache, so they still land when the
+///   last reference to it goes away before they are done.
 /// - **Size limit.** A sweep, every `sweepInterval` on the writer and on `sweep()`, deletes
 ///   least-recently-used entries until the total is at most 70 % of `sizeLimit`, once it is over.
 ///   Recency is the file's modification time, refreshed by reads, so it is shared across processes.
