@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import Vignette
 #if canImport(Glibc)
@@ -103,7 +102,7 @@ import Glibc
         let folder = DataCacheFolder()
         defer { folder.remove() }
         let cache = try DataCache(path: folder.path)
-        let mismatches = Mutex(0)
+        let mismatches = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for round in 0..<40 {
                 let data = dataCachePayload(seed: thread * 100 + round, count: 500 + round)

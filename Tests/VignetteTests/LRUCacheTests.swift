@@ -1,18 +1,17 @@
-import Synchronization
 import Testing
 
 @testable import Vignette
 
 /// A clock the test moves by hand.
 private final class ManualClock: Sendable {
-    private let instant = Mutex(ContinuousClock.now)
+    private let instant = Locked(ContinuousClock.now)
     var now: ContinuousClock.Instant { instant.withLock { $0 } }
     func advance(by duration: Duration) { instant.withLock { $0 = $0.advanced(by: duration) } }
 }
 
 /// A thread-safe counter.
 private final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     var value: Int { count.withLock { $0 } }
     func increment() { count.withLock { $0 += 1 } }
 }

@@ -46,6 +46,8 @@ struct PriorityTests {
         hold.signal()
         _ = try await blocker.image
         for task in tasks { _ = try await task.image }
-        #expect(log.all == ["blocker", "c", "a", "b"])
+        // c, raised, goes first; a and b keep their (decode-completion) order behind it.
+        #expect(Array(log.all.prefix(2)) == ["blocker", "c"])
+        #expect(Set(log.all.dropFirst(2)) == ["a", "b"])
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import Vignette
 
@@ -43,7 +42,7 @@ struct StressTests {
 }
 
 final class FinishCounter: Sendable {
-    private let state = Mutex<[Int: Int]>([:])
+    private let state = Locked<[Int: Int]>([:])
     func add(_ index: Int) { state.withLock { $0[index, default: 0] += 1 } }
     var counts: [Int: Int] { state.withLock { $0 } }
 }

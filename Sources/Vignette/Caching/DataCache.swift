@@ -6,7 +6,6 @@ import Foundation
 import Crypto
 import Dispatch
 import Logging
-import Synchronization
 
 /// A disk cache of data: one file per key, in one folder, that any number of `DataCache`
 /// objects (in this process or others) may share.
@@ -29,7 +28,7 @@ import Synchronization
 ///   staged changes), so entries written, read or removed by another process are seen as they are.
 ///   An entry that vanishes is a miss; one that cannot be read is a miss that is logged.
 ///
-/// Thread safety: all mutable state (the staged changes) lives in a `Synchronization.Mutex`; the
+/// Thread safety: all mutable state (the staged changes) lives behind a lock (`Locked`); the
 /// rest is immutable or thread-safe (`DispatchQueue`, `Logger`, the timer box), so the class is
 /// `Sendable`.
 public final class DataCache: Sendable {
@@ -44,7 +43,7 @@ public final class DataCache: Sendable {
     static let temporaryFileLifetime: Duration = .seconds(60)
 
     let directory: DataCacheDirectory
-    let staging = Mutex(DataCacheStaging())
+    let staging = Locked(DataCacheStaging())
     /// The one serial writer: every change to the folder made by this object runs here, in order.
     let worker = DispatchQueue(label: "vignette.datacache.writer", qos: .utility)
     let logger = Logger(label: "vignette.datacache")

@@ -11,7 +11,7 @@ import Darwin
 /// stored in one contiguous array whose free slots are reused, so an entry costs no allocation of
 /// its own.
 ///
-/// All state lives behind one pthread mutex (see `LRULockedState`), so the class is `Sendable`.
+/// All state lives behind one pthread mutex (see `Locked`), so the class is `Sendable`.
 /// Values that leave the cache (evicted, replaced, expired, removed) are handed out
 /// of the critical section and released after the lock is dropped, so the deinit of a large
 /// image never runs while other threads wait for the lock.
@@ -29,7 +29,7 @@ import Darwin
 /// The `now` clock is read before the lock is taken when storing, and inside the lock when a
 /// looked-up entry has a time to live; it must not call back into the cache.
 public final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private let state: LRULockedState<LRUState<Key, Value>>
+    private let state: Locked<LRUState<Key, Value>>
     private let now: @Sendable () -> ContinuousClock.Instant
 
     /// Creates an empty cache.
@@ -45,7 +45,7 @@ public final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
     ) {
         let limits = LRULimits(
             cost: max(0, costLimit), count: max(0, countLimit), ttl: ttl, entryCostShare: entryCostLimit)
-        self.state = LRULockedState(LRUState(limits: limits))
+        self.state = Locked(LRUState(limits: limits))
         self.now = now
     }
 
@@ -133,48 +133,6 @@ public final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
 
     /// Whether the list, the index and the totals agree, for tests.
     func isConsistent() -> Bool { state.withLock { $0.isConsistent() } }
-}
-
-/// A value that is only reached while holding a pthread mutex.
-///
-/// It is `@unchecked Sendable` because every access to `state` goes through `withLock`, which
-/// holds the mutex for the whole of `body`, and `state` is `Sendable` itself, so nothing that
-/// leaves `body` can be shared unsafely. A pthread mutex rather than `Synchronization.Mutex`:
-/// it is as fast uncontended, ThreadSanitizer understands it (it reports false races on
-/// `Mutex`'s futex on Linux), and it needs no macOS 15. Both the mutex and the state live in
-/// their own allocations, reached through pointers, so no dynamic exclusivity check runs.
-final class LRULockedState<State: Sendable>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let state: UnsafeMutablePointer<State>
-
-    init(_ initial: State) {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        state = .allocate(capacity: 1)
-        state.initialize(to: initial)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-        state.deinitialize(count: 1)
-        state.deallocate()
-    }
-
-    /// Runs `body` on the state with the mutex held.
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&state.pointee)
-    }
-
-    /// Whether some thread holds the mutex, for tests (never blocks).
-    func isLocked() -> Bool {
-        guard pthread_mutex_trylock(mutex) == 0 else { return true }
-        pthread_mutex_unlock(mutex)
-        return false
-    }
 }
 
 /// The limits of an `LRUCache`.

@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import Logging
-import Synchronization
 
 /// Loads, decodes, processes and caches images; equal work is done once.
 ///
@@ -24,14 +23,14 @@ public final class ImagePipeline: Sendable {
     let encoding: ThreadStage
     let logger = Logger(label: "vignette.pipeline")
 
-    struct Graph {
+    struct Graph: Sendable {
         var loads: [String: SharedWork<Data>] = [:]
         var images: [ImageKey: SharedWork<ImageContainer>] = [:]
         var tasks: [ObjectIdentifier: ImageTask] = [:]
         var isInvalidated = false
     }
 
-    let graph = Mutex(Graph())
+    let graph = Locked(Graph())
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration

@@ -25,3 +25,5 @@ struct PriorityBuckets<Item: AnyObject> {
         return nil
     }
 }
+
+extension PriorityBuckets: Sendable where Item: Sendable {}

@@ -1,9 +1,8 @@
-import Synchronization
 
 /// The loading stage: asynchronous (I/O-bound) work as tasks, at most `maxConcurrent` at once,
 /// highest priority first, oldest first within a priority.
 final class TaskStage: Sendable {
-    private struct State {
+    private struct State: Sendable {
         var buckets = PriorityBuckets<WorkItem>()
         var jobs: [ObjectIdentifier: @Sendable () async -> Void] = [:]
         var running = 0
@@ -13,7 +12,7 @@ final class TaskStage: Sendable {
 
     let name: String
     let maxConcurrent: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(name: String, maxConcurrent: Int) {
         self.name = name

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// One request in flight: cancel it, change its priority, follow its progress and events.
 public final class ImageTask: Sendable {
@@ -10,7 +9,7 @@ public final class ImageTask: Sendable {
         case finished(Result<ImageResponse, ImagePipelineError>)
     }
 
-    private struct State {
+    private struct State: Sendable {
         var priority: ImageRequest.Priority
         var forwardPriority: (@Sendable (ImageRequest.Priority) -> Void)?
         var progress: (completed: Int64, total: Int64) = (0, 0)
@@ -22,11 +21,11 @@ public final class ImageTask: Sendable {
     /// The task's events; iterate once.
     public let events: AsyncStream<Event>
     private let continuation: AsyncStream<Event>.Continuation
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(request: ImageRequest) {
         self.request = request
-        state = Mutex(State(priority: request.priority))
+        state = Locked(State(priority: request.priority))
         (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
     }
 

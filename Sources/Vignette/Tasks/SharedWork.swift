@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A node of the pipeline's task graph: one piece of work (load, decode, one processor) shared by
 /// every request that needs it.
@@ -10,13 +9,13 @@ import Synchronization
 final class SharedWork<Value: Sendable>: Sendable {
     typealias Priority = ImageRequest.Priority
 
-    private struct Subscriber {
+    private struct Subscriber: Sendable {
         var priority: Priority
         var continuation: CheckedContinuation<Value, any Error>?
         var onProgress: (@Sendable (Int64, Int64) -> Void)?
     }
 
-    private struct State {
+    private struct State: Sendable {
         var subscribers: [Int: Subscriber] = [:]
         var cancelledEarly: Set<Int> = []
         var nextID = 0
@@ -27,12 +26,12 @@ final class SharedWork<Value: Sendable>: Sendable {
         var isCancelled = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let onEnd: @Sendable () -> Void
 
     /// `onEnd` runs once when the work finishes or is cancelled (the graph forgets the node).
     init(priority: Priority, onEnd: @escaping @Sendable () -> Void) {
-        state = Mutex(State(priority: priority))
+        state = Locked(State(priority: priority))
         self.onEnd = onEnd
     }
 
@@ -225,8 +224,8 @@ extension SharedWork {
 
 /// Holds a queued item for the cancellation handler, which may run before the item exists.
 final class WorkItemBox: Sendable {
-    private let state = Mutex<(item: WorkItem?, token: Int?, cancelled: Bool)>((nil, nil, false))
-    private let running = Mutex<(any CancellableTask)?>(nil)
+    private let state = Locked<(item: WorkItem?, token: Int?, cancelled: Bool)>((nil, nil, false))
+    private let running = Locked<(any CancellableTask)?>(nil)
 
     /// The job has started as `task`: cancelling now cancels it.
     func setRunning(_ task: some CancellableTask) {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import Vignette
 
@@ -17,7 +16,7 @@ enum Files {
 
 /// A gate tests open when they are ready; loads wait at it (cancellably).
 final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     func open() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
@@ -43,7 +42,7 @@ final class Gate: Sendable {
 
 /// The pipeline's data-loading seam, counted: reads the real file behind `.file` sources.
 final class CountingLoader: DataLoading {
-    private let counts = Mutex<(started: Int, cancelled: Int, byID: [String: Int])>((0, 0, [:]))
+    private let counts = Locked<(started: Int, cancelled: Int, byID: [String: Int])>((0, 0, [:]))
     let gate: Gate?
     private let cancellationGate = Gate()
 
@@ -79,7 +78,7 @@ final class CountingLoader: DataLoading {
 final class CountingProcessor: ImageProcessing, @unchecked Sendable {
     let identifier: String
     var hashableIdentifier: AnyHashable { AnyHashable(identifier) }
-    private let runs = Mutex<[String]>([])
+    private let runs = Locked<[String]>([])
     private let hold: DispatchSemaphore?
     private let log: RunLog?
 
@@ -101,7 +100,7 @@ final class CountingProcessor: ImageProcessing, @unchecked Sendable {
 
 /// The order things ran in.
 final class RunLog: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Locked<[String]>([])
     func append(_ entry: String) { entries.withLock { $0.append(entry) } }
     var all: [String] { entries.withLock { $0 } }
 }
