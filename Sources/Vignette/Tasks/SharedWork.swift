@@ -180,40 +180,40 @@ extension SharedWork {
     /// Runs `job` on a CPU stage at this work's priority (following its changes). If this work is
     /// cancelled while the job waits in the queue, the job never runs.
     func run<Output: Sendable>(on stage: ThreadStage, _ job: @escaping @Sendable () throws -> Output) async throws -> Output {
-        try Task.checkCancellation()
-        let box = WorkItemBox()
-        defer { if let token = box.token { removeListener(token) } }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Output, any Error>) in
-                let item = stage.enqueue(priority: priority, onCancelledBeforeStart: {
-                    continuation.resume(throwing: CancellationError())
-                }) {
-                    continuation.resume(with: Result { try job() })
-                }
-                box.set(item, token: addListener { [weak item] priority in item?.setPriority(priority) })
+        try await scheduled { priority, box, continuation in
+            stage.enqueue(priority: priority, onCancelledBeforeStart: {
+                continuation.resume(throwing: CancellationError())
+            }) {
+                continuation.resume(with: Result { try job() })
             }
-        } onCancel: {
-            box.cancel()
         }
     }
-}
 
-extension SharedWork {
     /// Runs async `job` on the loading stage at this work's priority; cancelling this work removes
     /// the queued item or cancels the running job.
     func run<Output: Sendable>(on stage: TaskStage, _ job: @escaping @Sendable () async throws -> Output) async throws -> Output {
+        try await scheduled { priority, box, continuation in
+            stage.enqueue(priority: priority, onCancelledBeforeStart: {
+                continuation.resume(throwing: CancellationError())
+            }) {
+                let inner = Task { try await job() }
+                box.setRunning(inner)
+                continuation.resume(with: await inner.result)
+            }
+        }
+    }
+
+    /// Queues an item made by `enqueue` at this work's priority, moves it when the priority
+    /// changes, and cancels it when this work is cancelled; returns what the item resumes with.
+    private func scheduled<Output: Sendable>(
+        _ enqueue: (Priority, WorkItemBox, CheckedContinuation<Output, any Error>) -> WorkItem
+    ) async throws -> Output {
         try Task.checkCancellation()
         let box = WorkItemBox()
         defer { if let token = box.token { removeListener(token) } }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Output, any Error>) in
-                let item = stage.enqueue(priority: priority, onCancelledBeforeStart: {
-                    continuation.resume(throwing: CancellationError())
-                }) {
-                    let inner = Task { try await job() }
-                    box.setRunning(inner)
-                    continuation.resume(with: await inner.result)
-                }
+                let item = enqueue(priority, box, continuation)
                 box.set(item, token: addListener { [weak item] priority in item?.setPriority(priority) })
             }
         } onCancel: {
