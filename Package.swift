@@ -12,7 +12,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
         .systemLibrary(
@@ -34,14 +33,13 @@ let package = Package(
             name: "Vignette",
             dependencies: [
                 "VignetteCodecs",
+                // GLib's SHA-256 (g_compute_checksum) names disk-cache files; libvips links GLib anyway.
+                "CVips",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .executableTarget(
             name: "VignetteCLI",
-            // The codecs only, for now: the pipeline's disk cache brings swift-crypto and with it
-            // full Foundation (ICU), about 7 ms more start-up per process (Benchmarks/README.md).
-            dependencies: ["VignetteCodecs", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["Vignette", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(
             name: "VignetteBench", dependencies: ["Vignette"],
             path: "Benchmarks/Sources/VignetteBench"),

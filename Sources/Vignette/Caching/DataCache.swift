@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Crypto
+internal import CVips
 import Dispatch
 import Logging
 
@@ -73,17 +73,16 @@ public final class DataCache: Sendable {
         sweepTimer?.cancel()
     }
 
-    /// The name of the file that holds `key`'s entry: the lowercase hex SHA-256 of the key's UTF-8.
+    /// The name of the file that holds `key`'s entry: the lowercase hex SHA-256 of the key's UTF-8
+    /// (GLib's `g_compute_checksum_for_data`, already linked through libvips).
     public func filename(for key: String) -> String {
-        let digest = SHA256.hash(data: Array(key.utf8))
-        let digits = Array("0123456789abcdef".utf8)
-        var hex: [UInt8] = []
-        hex.reserveCapacity(64)
-        for byte in digest {
-            hex.append(digits[Int(byte >> 4)])
-            hex.append(digits[Int(byte & 0x0F)])
+        let bytes = Array(key.utf8)
+        let digest = bytes.withUnsafeBufferPointer { buffer in
+            g_compute_checksum_for_data(G_CHECKSUM_SHA256, buffer.baseAddress, gsize(buffer.count))
         }
-        return String(decoding: hex, as: UTF8.self)
+        guard let digest else { return "" }
+        defer { g_free(digest) }
+        return String(cString: digest)
     }
 
     // MARK: Reading
