@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
-import VignetteCodecs
+import Vignette
 
 /// Lines to standard error, one per problem, prefixed as the contract says.
 enum Console {

@@ -4,7 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import VignetteCodecs
+import Vignette
 
 /// `vignette convert INPUT OUTPUT`: re-encodes one image, upright, in the format OUTPUT's extension names.
 struct ConvertCommand: ParsableCommand {

@@ -4,7 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import VignetteCodecs
+import Vignette
 
 /// `vignette info FILE...`: one JSON object a line, header only.
 struct InfoCommand: ParsableCommand {

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
-import VignetteCodecs
+import Vignette
 
 /// Writes output files so that a reader never sees a partial one: the bytes go to a hidden
 /// temporary file in the destination folder, which is renamed over the final name.
@@ -47,6 +47,12 @@ enum OutputFile {
         } catch {
             throw ImagingError(.io, "cannot create \(path): \(error)")
         }
+    }
+
+    /// The file's size in bytes, 0 when it cannot be read.
+    static func size(_ path: String) -> Int {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : 0
     }
 
     static func exists(_ path: String) -> Bool {

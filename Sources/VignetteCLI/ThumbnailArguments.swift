@@ -1,5 +1,5 @@
 import ArgumentParser
-import VignetteCodecs
+import Vignette
 
 /// `--size N` (a square box) or `--size WxH`.
 struct BoxSize: ExpressibleByArgument {
@@ -19,20 +19,40 @@ struct BoxSize: ExpressibleByArgument {
 
 extension ThumbnailOptions.Fit: ExpressibleByArgument {}
 
-/// `--format`: a format, or `auto` (PNG for images with alpha, JPEG otherwise).
-enum OutputFormatChoice: String, ExpressibleByArgument, CaseIterable {
+/// `--format`: a format, or `auto` (`--alpha-format` for images with alpha, JPEG otherwise).
+enum OutputFormatChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
     case auto, jpeg, png, webp, heic, avif
 
-    func encoding(hasAlpha: Bool, quality: Int?) -> EncodingFormat? {
+    func encoding(hasAlpha: Bool, alphaFormat: AlphaFormatChoice = .png, quality: Int?,
+                  keepMetadata: Bool = false) -> EncodingFormat {
         let format: ImageFormat
         switch self {
-        case .auto: format = hasAlpha ? .png : .jpeg
+        case .auto: format = hasAlpha ? alphaFormat.format : .jpeg
         case .jpeg: format = .jpeg
         case .png: format = .png
         case .webp: format = .webp
         case .heic: format = .heic
         case .avif: format = .avif
         }
-        return EncodingFormat.default(for: format, quality: quality)
+        switch format {
+        case .png: return .png(PNGOptions(keepMetadata: keepMetadata))
+        case .webp: return .webp(WebPOptions(quality: quality ?? 80))
+        case .heic: return .heic(HEIFOptions(quality: quality ?? 50))
+        case .avif: return .avif(HEIFOptions(quality: quality ?? 50))
+        default: return .jpeg(JPEGOptions(quality: quality ?? 80, keepMetadata: keepMetadata))
+        }
+    }
+}
+
+/// `--alpha-format`: what `--format auto` writes for images with alpha.
+enum AlphaFormatChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case png, webp, avif
+
+    var format: ImageFormat {
+        switch self {
+        case .png: .png
+        case .webp: .webp
+        case .avif: .avif
+        }
     }
 }

@@ -4,21 +4,23 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import VignetteCodecs
+import Glibc
+import Vignette
 
-/// `vignette thumbnail INPUT... --size N|WxH --out DIR`: writes DIR/<name>.<ext> for each input.
+/// `vignette thumbnail INPUT... --size N|WxH --out DIR`: a thumbnail file in DIR for each input.
 struct ThumbnailCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbnail",
-        abstract: "Make thumbnails of images into a folder.",
+        abstract: "Make thumbnails of images (files, folders, globs) into a folder.",
         discussion: """
-            Writes DIR/<input name without extension>.<format extension> for each input; inputs whose names \
-            differ only in their extension (photo.gif, photo.webp) keep it (photo.gif.png, photo.webp.png). A failed input \
-            gets one line on standard error and the exit status is 1; the other inputs are still written. \
-            No partial output file is ever left behind.
+            Writes DIR/<input name without extension>.<format extension> for each input (see --name); inputs whose \
+            names differ only in their extension (photo.gif, photo.webp) keep it (photo.gif.png, photo.webp.png). \
+            A folder stands for its images, recursively. A failed input gets one line on standard error and the \
+            exit status is 1; the other inputs are still written. No partial output file is ever left behind. \
+            Ctrl-C stops taking inputs, lets those in flight finish, reports what was done and exits 130.
             """)
 
-    @Argument(help: "Image files.")
+    @Argument(help: "Image files, folders (their images, recursively) or quoted glob patterns.")
     var inputs: [String] = []
 
     @Option(help: ArgumentHelp("The box: N for N×N, or WxH.", valueName: "N|WxH"))
@@ -30,8 +32,11 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "How the image fits the box: inside, cover (cropped) or fill (stretched).")
     var fit: ThumbnailOptions.Fit = .inside
 
-    @Option(help: "Output format; auto is PNG for images with alpha and JPEG otherwise.")
+    @Option(help: "Output format; auto is --alpha-format for images with alpha and JPEG otherwise.")
     var format: OutputFormatChoice = .auto
+
+    @Option(help: "What --format auto writes for images with alpha: png, webp or avif.")
+    var alphaFormat: AlphaFormatChoice = .png
 
     @Option(help: "Quality 1–100 for JPEG, WebP, HEIC and AVIF.")
     var quality: Int?
@@ -39,13 +44,25 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Gaussian blur of this standard deviation, in pixels of the thumbnail.", valueName: "SIGMA"))
     var blur: Double?
 
-    @Option(help: "Images to process in parallel (not yet supported).")
+    @Option(help: ArgumentHelp("Output file name template: {name} {ext} {format} {width} {height}.", valueName: "TEMPLATE"))
+    var name: OutputTemplate = OutputTemplate("{name}.{ext}")
+
+    @Option(help: "Images to process in parallel (default: the number of cores).")
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("Keep a disk cache in DIR between runs (not yet supported).", valueName: "DIR"))
+    @Option(help: ArgumentHelp("Keep a disk cache in DIR between runs: unchanged inputs with the same options are not made again.", valueName: "DIR"))
     var cache: String?
 
-    @Flag(help: "Print a JSON report instead of nothing.")
+    @Flag(help: "Leave inputs whose output file already exists alone.")
+    var skipExisting = false
+
+    @Flag(inversion: .prefixedNo, help: "Strip metadata (EXIF, XMP, ICC) from JPEG and PNG outputs (--strip, the default) or keep it (--keep-metadata).")
+    var strip = true
+
+    @Flag(help: "Keep metadata in JPEG and PNG outputs (the same as --no-strip).")
+    var keepMetadata = false
+
+    @Flag(help: "Print a JSON report of every input and the totals on standard output.")
     var json = false
 
     func validate() throws {
@@ -54,54 +71,55 @@ struct ThumbnailCommand: ParsableCommand {
         if let blur, !(blur.isFinite && blur >= 0 && blur <= 1000) {
             throw ValidationError("--blur must be 0–1000, got \(blur)")
         }
-        if jobs != nil { throw ValidationError("--jobs is not yet supported") }
-        if cache != nil { throw ValidationError("--cache is not yet supported") }
-        for input in inputs where OutputFile.isDirectory(input) {
-            throw ValidationError("\(input): directories as inputs are not yet supported")
-        }
+        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be 1–256, got \(jobs)") }
     }
 
     func run() throws {
         try OutputFile.makeDirectory(out)
+        let expansion = InputExpansion.expand(inputs)
+        let files = expansion.files
+        let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        let jobCount = jobs ?? cores
+        // Many images at once: one libvips thread each; one at a time: all cores on it.
+        if jobCount > 1 { ImagingRuntime.threadsPerImage = max(1, cores / jobCount) }
+
         var options = ThumbnailOptions(width: size.width, height: size.height, fit: fit)
         options.blurSigma = blur ?? 0
-        let thumbnailer = Thumbnailer(options: options)
-        var report = ThumbnailReport()
-        var written: [String: String] = [:]
-        let stems = OutputNames.stems(for: inputs)
-        for (input, stem) in zip(inputs, stems) {
-            let started = ContinuousClock.now
-            do {
-                let result = try thumbnail(input, stem: stem, with: thumbnailer, written: &written)
-                report.add(input: input, result: result, elapsed: ContinuousClock.now - started)
-            } catch {
-                Console.failed(input, error)
-                report.add(input: input, error: error, elapsed: ContinuousClock.now - started)
-            }
-        }
-        if json { print(report.json) }
-        if report.failed > 0 { throw ExitCode(1) }
-    }
+        let job = ThumbnailJob(
+            thumbnailer: Thumbnailer(options: options), format: format, alphaFormat: alphaFormat, quality: quality,
+            keepMetadata: keepMetadata || !strip, folder: out, template: name,
+            cache: try cache.map { try DataCache(path: $0) }, skipExisting: skipExisting, claims: OutputClaims())
 
-    private func thumbnail(
-        _ input: String, stem: String, with thumbnailer: Thumbnailer, written: inout [String: String]
-    ) throws -> ThumbnailReport.Written {
-        let data = try InputFile.read(input, limits: thumbnailer.limits)
-        var chosen: EncodingFormat?
-        // Decoding, resizing and encoding stream through libvips in one pass.
-        let (encoded, thumbnail) = try thumbnailer.encodedThumbnail(data) { image in
-            let encoding = format.encoding(hasAlpha: image.hasAlpha, quality: quality) ?? .jpeg(JPEGOptions())
-            chosen = encoding
-            return encoding
+        let progress = ProgressBar(total: files.count)
+        for problem in expansion.problems { progress.line("vignette: \(problem.input): \(problem.reason)") }
+        let interrupt = Interrupt()
+        interrupt.install()
+        let stems = OutputTemplate.stems(for: files)
+        let results = BatchRunner.run(count: files.count, jobs: jobCount, shouldStop: { interrupt.isRequested }) { index in
+            let started = ContinuousClock.now
+            let result: ThumbnailReport.Result
+            do {
+                result = .written(try job.run(input: files[index], stem: stems[index]))
+            } catch {
+                let reason = (error as? ImagingError)?.message ?? "\(error)"
+                progress.line("vignette: \(files[index]): \(reason)")
+                result = .failed(reason)
+            }
+            if case .failed = result { progress.advance(failed: true) } else { progress.advance(failed: false) }
+            return ThumbnailReport.Entry(input: files[index], result: result, milliseconds: (ContinuousClock.now - started).milliseconds)
         }
-        let image = thumbnail.image
-        let encoding = chosen ?? .jpeg(JPEGOptions())
-        let output = URL(fileURLWithPath: out).appendingPathComponent("\(stem).\(encoding.format.fileExtension)").path
-        if let earlier = written[output] {
-            throw ImagingError(.io, "its output \(output) is already the output of \(earlier)")
+        job.cache?.flush()
+        progress.finish()
+
+        var report = ThumbnailReport()
+        report.entries = expansion.problems.map { .init(input: $0.input, result: .failed($0.reason), milliseconds: 0) }
+            + results.compactMap { $0 }
+        report.interrupted = interrupt.isRequested
+        if json { print(report.json) }
+        if report.interrupted {
+            Console.error("interrupted: \(results.compactMap { $0 }.count) of \(files.count) inputs done, \(report.failed) failed")
+            throw ExitCode(130)
         }
-        try OutputFile.write(encoded, to: output)
-        written[output] = input
-        return .init(output: output, width: image.width, height: image.height, bytes: encoded.count)
+        if report.failed > 0 { throw ExitCode(1) }
     }
 }

@@ -1,59 +1,57 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-import VignetteCodecs
+import Vignette
 
-/// What `vignette thumbnail --json` prints: one entry per input plus totals.
+/// What `vignette thumbnail --json` prints: one entry per input, in input order, plus totals.
 struct ThumbnailReport {
-    struct Written {
-        let output: String
-        let width: Int
-        let height: Int
-        let bytes: Int
+    enum Result {
+        case written(ThumbnailJob.Outcome)
+        case failed(String)
     }
 
-    private var entries: [JSONValue] = []
-    private(set) var succeeded = 0
-    private(set) var failed = 0
-    private var bytes = 0
-    private var totalMilliseconds = 0.0
-
-    mutating func add(input: String, result: Written, elapsed: Duration) {
-        let ms = elapsed.milliseconds
-        entries.append(entry(input: input, output: .string(result.output), width: .int(result.width),
-                             height: .int(result.height), bytes: .int(result.bytes), ms: ms, error: .null))
-        succeeded += 1
-        bytes += result.bytes
-        totalMilliseconds += ms
+    struct Entry {
+        let input: String
+        let result: Result
+        let milliseconds: Double
     }
 
-    mutating func add(input: String, error: Error, elapsed: Duration) {
-        let ms = elapsed.milliseconds
-        let reason = (error as? ImagingError)?.message ?? "\(error)"
-        entries.append(entry(input: input, output: .null, width: .null, height: .null, bytes: .null, ms: ms,
-                             error: .string(reason)))
-        failed += 1
-        totalMilliseconds += ms
-    }
+    var entries: [Entry] = []
+    var interrupted = false
 
-    private func entry(
-        input: String, output: JSONValue, width: JSONValue, height: JSONValue, bytes: JSONValue, ms: Double,
-        error: JSONValue
-    ) -> JSONValue {
-        .object([
-            ("input", .string(input)), ("output", output), ("width", width), ("height", height),
-            ("bytes", bytes), ("ms", .double(ms.roundedToTenths)), ("cached", .bool(false)), ("error", error),
-        ])
-    }
+    var succeeded: Int { entries.filter { if case .written = $0.result { true } else { false } }.count }
+    var failed: Int { entries.count - succeeded }
 
     var json: String {
-        JSONValue.object([
-            ("results", .array(entries)),
+        let items: [JSONValue] = entries.map { entry in
+            switch entry.result {
+            case .written(let outcome):
+                return .object([
+                    ("input", .string(entry.input)), ("output", .string(outcome.output)),
+                    ("width", .int(outcome.width)), ("height", .int(outcome.height)), ("bytes", .int(outcome.bytes)),
+                    ("ms", .double(entry.milliseconds.roundedToTenths)), ("cached", .bool(outcome.cached)),
+                    ("skipped", .bool(outcome.skipped)), ("error", .null),
+                ])
+            case .failed(let reason):
+                return .object([
+                    ("input", .string(entry.input)), ("output", .null), ("width", .null), ("height", .null),
+                    ("bytes", .null), ("ms", .double(entry.milliseconds.roundedToTenths)), ("cached", .bool(false)),
+                    ("skipped", .bool(false)), ("error", .string(reason)),
+                ])
+            }
+        }
+        var bytes = 0, cached = 0, skipped = 0
+        for entry in entries {
+            if case .written(let outcome) = entry.result {
+                bytes += outcome.bytes
+                if outcome.cached { cached += 1 }
+                if outcome.skipped { skipped += 1 }
+            }
+        }
+        let totalMilliseconds = entries.reduce(0) { $0 + $1.milliseconds }
+        return JSONValue.object([
+            ("results", .array(items)),
             ("totals", .object([
-                ("inputs", .int(succeeded + failed)), ("succeeded", .int(succeeded)), ("failed", .int(failed)),
-                ("bytes", .int(bytes)), ("ms", .double(totalMilliseconds.roundedToTenths)),
+                ("inputs", .int(entries.count)), ("succeeded", .int(succeeded)), ("failed", .int(failed)),
+                ("cached", .int(cached)), ("skipped", .int(skipped)), ("bytes", .int(bytes)),
+                ("ms", .double(totalMilliseconds.roundedToTenths)), ("interrupted", .bool(interrupted)),
             ])),
         ]).text
     }

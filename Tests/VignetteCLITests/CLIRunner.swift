@@ -34,16 +34,35 @@ enum CLI {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    static func run(_ arguments: [String]) throws -> CLIResult {
+    static func run(_ arguments: [String]) async throws -> CLIResult {
+        try await finish(start(arguments))
+    }
+
+    /// Starts the binary with its output going to pipes; `finish` collects it.
+    static func start(_ arguments: [String]) throws -> Process {
         let binary = try #require(binary, "the vignette binary is not built")
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
+        process.standardOutput = Pipe()
+        process.standardError = Pipe()
         try process.run()
+        return process
+    }
+
+    /// Waits for the process on a Dispatch thread: blocking Swift's cooperative pool (two threads
+    /// on a 2-core machine) would stall the async tests running beside this one.
+    static func finish(_ process: Process) async throws -> CLIResult {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try blockingFinish(process) })
+            }
+        }
+    }
+
+    private static func blockingFinish(_ process: Process) throws -> CLIResult {
+        let out = try #require(process.standardOutput as? Pipe)
+        let err = try #require(process.standardError as? Pipe)
         // Read both pipes while the process runs so that neither fills up.
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data()

@@ -5,9 +5,9 @@ import VignetteCodecs
 @Suite("vignette info and convert")
 struct InfoAndConvertTests {
     @Test("info prints one JSON object a line with the contract's keys, in order")
-    func info() throws {
+    func info() async throws {
         let files = ["thumbnail.heic", "orientation-6.jpg", "alpha.png"].map { CLI.fixtures.appendingPathComponent($0).path }
-        let result = try CLI.run(["info"] + files)
+        let result = try await CLI.run(["info"] + files)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdoutLines.count == 3)
         let keys = ["file", "format", "width", "height", "bands", "hasAlpha", "orientation", "pages", "embeddedThumbnail"]
@@ -27,8 +27,8 @@ struct InfoAndConvertTests {
     }
 
     @Test("info on a missing and a corrupt file: exit 1, a line each, the good file still printed")
-    func infoFailures() throws {
-        let result = try CLI.run(["info", "/nonexistent.jpg", CLI.fixtures.appendingPathComponent("corrupt.png").path,
+    func infoFailures() async throws {
+        let result = try await CLI.run(["info", "/nonexistent.jpg", CLI.fixtures.appendingPathComponent("corrupt.png").path,
                                   CLI.fixtures.appendingPathComponent("baseline.jpg").path])
         #expect(result.status == 1)
         #expect(result.stderrLines.count == 2)
@@ -37,11 +37,11 @@ struct InfoAndConvertTests {
     }
 
     @Test("convert picks the format from the extension and applies the orientation", arguments: ["png", "webp", "heic", "avif", "jpg"])
-    func convert(ext: String) throws {
+    func convert(ext: String) async throws {
         let out = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
         let target = out.appendingPathComponent("converted.\(ext)").path
-        let result = try CLI.run(["convert", CLI.fixtures.appendingPathComponent("orientation-6.jpg").path, target, "--quality", "60"])
+        let result = try await CLI.run(["convert", CLI.fixtures.appendingPathComponent("orientation-6.jpg").path, target, "--quality", "60"])
         #expect(result.status == 0, "\(result.stderr)")
         let info = try ImageDecoder().probe(fileAt: target)
         #expect(info.width == 640 && info.height == 480)
@@ -49,27 +49,27 @@ struct InfoAndConvertTests {
     }
 
     @Test("convert --lossless WebP is pixel-exact")
-    func lossless() throws {
+    func lossless() async throws {
         let out = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
         let source = CLI.fixtures.appendingPathComponent("rgb8.png").path
         let target = out.appendingPathComponent("exact.webp").path
-        #expect(try CLI.run(["convert", source, target, "--lossless"]).status == 0)
+        #expect(try await CLI.run(["convert", source, target, "--lossless"]).status == 0)
         #expect(try ImageDecoder().decode(fileAt: target).pixels() == ImageDecoder().decode(fileAt: source).pixels())
     }
 
     @Test("convert: a broken input exits 1 and leaves no output; an unknown extension exits 2")
-    func convertFailures() throws {
+    func convertFailures() async throws {
         let out = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
         let target = out.appendingPathComponent("x.png").path
-        let broken = try CLI.run(["convert", CLI.fixtures.appendingPathComponent("truncated.jpg").path, target])
+        let broken = try await CLI.run(["convert", CLI.fixtures.appendingPathComponent("truncated.jpg").path, target])
         #expect(broken.status == 1)
         #expect(broken.stderrLines.count == 1)
         #expect(CLI.files(in: out).isEmpty)
-        let unknown = try CLI.run(["convert", CLI.fixtures.appendingPathComponent("baseline.jpg").path, out.appendingPathComponent("x.bmp").path])
+        let unknown = try await CLI.run(["convert", CLI.fixtures.appendingPathComponent("baseline.jpg").path, out.appendingPathComponent("x.bmp").path])
         #expect(unknown.status == 2)
-        let lossyJPEG = try CLI.run(["convert", CLI.fixtures.appendingPathComponent("baseline.jpg").path, target + ".jpg", "--lossless"])
+        let lossyJPEG = try await CLI.run(["convert", CLI.fixtures.appendingPathComponent("baseline.jpg").path, target + ".jpg", "--lossless"])
         #expect(lossyJPEG.status == 2)
     }
 }

@@ -73,12 +73,17 @@ public final class DataCache: Sendable {
         sweepTimer?.cancel()
     }
 
-    /// The name of the file that holds `key`'s entry: the lowercase hex SHA-256 of the key's UTF-8
-    /// (GLib's `g_compute_checksum_for_data`, already linked through libvips).
+    /// The name of the file that holds `key`'s entry: the lowercase hex SHA-256 of the key's UTF-8.
     public func filename(for key: String) -> String {
-        let bytes = Array(key.utf8)
-        let digest = bytes.withUnsafeBufferPointer { buffer in
-            g_compute_checksum_for_data(G_CHECKSUM_SHA256, buffer.baseAddress, gsize(buffer.count))
+        DataCache.digest(of: Array(key.utf8))
+    }
+
+    /// The lowercase hex SHA-256 of `bytes` (GLib's `g_compute_checksum_for_data`, already linked
+    /// through libvips).
+    public static func digest<Bytes: ContiguousBytes>(of bytes: Bytes) -> String {
+        let digest = bytes.withUnsafeBytes { buffer in
+            g_compute_checksum_for_data(
+                G_CHECKSUM_SHA256, buffer.baseAddress?.assumingMemoryBound(to: guchar.self), gsize(buffer.count))
         }
         guard let digest else { return "" }
         defer { g_free(digest) }

@@ -199,3 +199,13 @@ public struct Thumbnailer: Sendable {
         return try Image(owning: out).standardizedToSRGB8().blurred(sigma: options.blurSigma)
     }
 }
+
+extension Thumbnailer {
+    /// The size the thumbnail of an image with this header will have, worked out from the header
+    /// alone (orientation applied when `autoOrient` is on): for naming outputs before decoding.
+    public func outputSize(for info: ImageInfo) -> PixelSize {
+        let orientation = options.autoOrient ? info.orientation : 1
+        let source = PixelSize(width: info.width, height: info.height).oriented(orientation)
+        return ThumbnailGeometry(source: source, options: options).output
+    }
+}

@@ -106,7 +106,9 @@ final class RunLog: Sendable {
 }
 
 /// Polls `condition` until it holds or `seconds` pass (waiting for state, not measuring time).
-func eventually(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+/// The deadline is generous: the tests share Swift's cooperative pool (two threads on a 2-core
+/// machine) with the CPU-bound codec tests running in parallel, which can hold it for seconds.
+func eventually(_ seconds: Double = 120, _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while ContinuousClock.now < deadline {
         if condition() { return true }

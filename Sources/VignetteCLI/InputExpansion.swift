@@ -1,0 +1,65 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Glibc
+
+/// Turns the command line's inputs into files: a directory gives its images (recursively, sorted),
+/// a pattern that names no file is expanded as a shell glob (for scripts that quote it), anything
+/// else is taken as it is (and fails later, with its own line, if it is no image).
+enum InputExpansion {
+    /// File name extensions taken from directories.
+    static let imageExtensions: Set<String> = [
+        "jpg", "jpeg", "jpe", "png", "webp", "heic", "heif", "avif", "gif", "tif", "tiff", "jxl",
+    ]
+
+    struct Result {
+        var files: [String] = []
+        /// Patterns that matched nothing, and folders that could not be read, with the reason.
+        var problems: [(input: String, reason: String)] = []
+    }
+
+    static func expand(_ inputs: [String]) -> Result {
+        var result = Result()
+        for input in inputs {
+            if OutputFile.isDirectory(input) {
+                do {
+                    result.files += try images(in: input)
+                } catch {
+                    result.problems.append((input, "cannot read the folder: \(error)"))
+                }
+            } else if !OutputFile.exists(input), input.contains(where: { "*?[".contains($0) }) {
+                let matches = glob(input)
+                if matches.isEmpty { result.problems.append((input, "no file matches")) }
+                result.files += matches
+            } else {
+                result.files.append(input)
+            }
+        }
+        return result
+    }
+
+    /// The images below `folder`, sorted by path, hidden files and folders left out.
+    static func images(in folder: String) throws -> [String] {
+        var found: [String] = []
+        for relative in try FileManager.default.subpathsOfDirectory(atPath: folder) {
+            let components = relative.split(separator: "/")
+            if components.contains(where: { $0.hasPrefix(".") }) { continue }
+            let path = folder.hasSuffix("/") ? folder + relative : folder + "/" + relative
+            let ext = URL(fileURLWithPath: relative).pathExtension.lowercased()
+            if imageExtensions.contains(ext), !OutputFile.isDirectory(path) { found.append(path) }
+        }
+        return found.sorted()
+    }
+
+    /// Glibc `glob(3)`, sorted.
+    static func glob(_ pattern: String) -> [String] {
+        var matches = glob_t()
+        defer { globfree(&matches) }
+        guard Glibc.glob(pattern, 0, nil, &matches) == 0 else { return [] }
+        return (0..<Int(matches.gl_pathc)).compactMap { index in
+            matches.gl_pathv[index].map { String(cString: $0) }
+        }
+    }
+}
