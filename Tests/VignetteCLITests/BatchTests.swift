@@ -102,6 +102,26 @@ struct BatchTests {
         #expect(result.stderr.isEmpty)
     }
 
+    @Test("on a terminal, a progress bar with count, rate and ETA", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func progressOnTerminal() async throws {
+        let out = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let binary = try #require(CLI.binary)
+        // script(1) gives the command a pseudo-terminal.
+        let command = "\(binary.path) thumbnail \(CLI.fixtures.path)/orientation-*.jpg --size 20 --out \(out.path)"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", command, "/dev/null"]
+        process.standardOutput = Pipe()
+        process.standardError = Pipe()
+        try process.run()
+        let result = try await CLI.finish(process)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("8/8 ["))
+        #expect(result.stdout.contains("img/s"))
+        #expect(result.stdout.contains("ETA"))
+    }
+
     @Test("SIGINT in the middle of a batch: exit 130, a report, no partial file, every output whole")
     func interrupt() async throws {
         let inputs = try CLI.temporaryDirectory(), out = try CLI.temporaryDirectory()
