@@ -95,7 +95,10 @@ struct ThumbnailCommand: ParsableCommand {
         let interrupt = Interrupt()
         interrupt.install()
         let stems = OutputTemplate.stems(for: files)
-        let results = BatchRunner.run(count: files.count, jobs: jobCount, shouldStop: { interrupt.isRequested }) { index in
+        // Biggest files first: with several jobs, a large image last would leave the others idle.
+        let order = files.indices.sorted { OutputFile.size(files[$0]) > OutputFile.size(files[$1]) }
+        let ordered = BatchRunner.run(count: files.count, jobs: jobCount, shouldStop: { interrupt.isRequested }) { position in
+            let index = order[position]
             let started = ContinuousClock.now
             let result: ThumbnailReport.Result
             do {
@@ -106,8 +109,10 @@ struct ThumbnailCommand: ParsableCommand {
                 result = .failed(reason)
             }
             if case .failed = result { progress.advance(failed: true) } else { progress.advance(failed: false) }
-            return ThumbnailReport.Entry(input: files[index], result: result, milliseconds: (ContinuousClock.now - started).milliseconds)
+            return (index, ThumbnailReport.Entry(input: files[index], result: result, milliseconds: (ContinuousClock.now - started).milliseconds))
         }
+        var results = [ThumbnailReport.Entry?](repeating: nil, count: files.count)
+        for case let (index, entry)? in ordered { results[index] = entry }
         job.cache?.flush()
         progress.finish()
 
