@@ -156,8 +156,8 @@ def head(src, dst, frac=0.40):
     open(os.path.join(out, dst), "wb").write(data[: int(len(data) * frac)])
 
 # first 40% of a valid file
-head("baseline.jpg", "truncated.jpg")
-head("rgb8.png", "truncated.png")
+head("baseline.jpg", "cut-short.jpg")
+head("rgb8.png", "cut-short.png")
 
 rng = random.Random(1234)
 def garbage(n, no_ff=False):
@@ -233,9 +233,9 @@ vipsheader -a "$OUT/exif-thumbnail.jpg" | grep -q '^jpeg-thumbnail-data:' \
   || fail "exif-thumbnail.jpg has no jpeg-thumbnail-data"
 [ "$(vipsheader -f width "$OUT/huge-declared.png")x$(vipsheader -f height "$OUT/huge-declared.png")" = 100000x100000 ] \
   || fail "huge-declared.png header is not 100000x100000"
-# broken files must not decode (truncated.jpg only with fail_on=truncated:
+# broken files must not decode (cut-short.jpg only with fail_on=truncated:
 # libvips' default fail_on=none decodes it with a warning)
-for f in truncated.jpg truncated.png corrupt.jpg corrupt.png not-an-image.txt unknown.bin empty.jpg; do
+for f in cut-short.jpg cut-short.png corrupt.jpg corrupt.png not-an-image.txt unknown.bin empty.jpg; do
   if vips copy "$OUT/$f[fail_on=truncated]" "$TMP/x.png" 2>/dev/null; then
     fail "$f decodes even with fail_on=truncated"
   fi
@@ -296,7 +296,7 @@ row() { # file expect
            still.gif animated.gif rgb.tiff; do
     row "$f" ok
   done
-  for f in truncated.jpg truncated.png corrupt.jpg corrupt.png \
+  for f in cut-short.jpg cut-short.png corrupt.jpg corrupt.png \
            not-an-image.txt unknown.bin empty.jpg; do
     row "$f" error
   done

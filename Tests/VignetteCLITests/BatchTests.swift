@@ -4,7 +4,7 @@ import VignetteCodecs
 
 @Suite("vignette thumbnail for batches: folders, globs, jobs, cache, names, interruption")
 struct BatchTests {
-    static let brokenInFolder: Set = ["truncated.jpg", "truncated.png", "corrupt.jpg", "corrupt.png", "empty.jpg", "huge-declared.png"]
+    static let brokenInFolder: Set = ["cut-short.jpg", "cut-short.png", "corrupt.jpg", "corrupt.png", "empty.jpg", "huge-declared.png"]
 
     func report(_ result: CLIResult) throws -> (entries: [[String: Any]], totals: [String: Any]) {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")

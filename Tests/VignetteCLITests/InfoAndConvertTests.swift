@@ -63,7 +63,7 @@ struct InfoAndConvertTests {
         let out = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
         let target = out.appendingPathComponent("x.png").path
-        let broken = try await CLI.run(["convert", CLI.fixtures.appendingPathComponent("truncated.jpg").path, target])
+        let broken = try await CLI.run(["convert", CLI.fixtures.appendingPathComponent("cut-short.jpg").path, target])
         #expect(broken.status == 1)
         #expect(broken.stderrLines.count == 1)
         #expect(CLI.files(in: out).isEmpty)

@@ -56,20 +56,20 @@ struct BrokenInputTests {
         }
         #expect(kind("not-an-image.txt") == .unsupportedFormat)
         #expect(kind("empty.jpg") == .unsupportedFormat)
-        #expect(kind("truncated.jpg") == .truncatedData)
+        #expect(kind("cut-short.jpg") == .truncatedData)
         #expect(kind("huge-declared.png") == .limitExceeded)
-        #expect(kind("truncated.png") == .truncatedData)
+        #expect(kind("cut-short.png") == .truncatedData)
     }
 
     @Test("a truncated JPEG decodes with fail-on none, and fails with truncated")
     func failOnLevels() throws {
         var limits = DecodingLimits.untrusted
         limits.failOn = .none
-        let image = try ImageDecoder(limits: limits).decode(fileAt: TestFiles.fixture("truncated.jpg").path)
+        let image = try ImageDecoder(limits: limits).decode(fileAt: TestFiles.fixture("cut-short.jpg").path)
         #expect(image.width == 640)
         limits.failOn = .truncated
         let error = expectImagingError { () throws(ImagingError) in
-            try ImageDecoder(limits: limits).decode(fileAt: TestFiles.fixture("truncated.jpg").path)
+            try ImageDecoder(limits: limits).decode(fileAt: TestFiles.fixture("cut-short.jpg").path)
         }
         #expect(error?.kind == .truncatedData)
     }
