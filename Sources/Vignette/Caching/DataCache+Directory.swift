@@ -72,27 +72,15 @@ struct DataCacheDirectory: Sendable {
         guard fstat(descriptor, &status) == 0 else { return .failed("cannot stat \(file): \(Self.reason(errno))") }
         guard (status.st_mode & S_IFMT) == S_IFREG else { return .failed("\(file) is not a regular file") }
         let size = Int(status.st_size)
-        var data = Data(count: size)
-        var filled = 0
-        var failure: Int32 = 0
-        data.withUnsafeMutableBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            while filled < size {
-                let count = Glibc.read(descriptor, base + filled, size - filled)
-                if count > 0 {
-                    filled += count
-                } else if count == 0 {
-                    break
-                } else if errno != EINTR {
-                    failure = errno
-                    break
-                }
-            }
+        let data: Data
+        do {
+            data = try InputFile.read(descriptor: descriptor, count: size, path: file)
+        } catch {
+            return .failed(error.message)
         }
-        if failure != 0 { return .failed("cannot read \(file): \(Self.reason(failure))") }
         // Entries are replaced, never rewritten, so the open file cannot shrink; if it did,
         // someone else wrote into the folder, and a short entry must not be served.
-        if filled < size { return .failed("\(file) ended after \(filled) of \(size) bytes") }
+        if data.count < size { return .failed("\(file) ended after \(data.count) of \(size) bytes") }
         if Self.now() &- Self.nanoseconds(status.st_mtim) > Self.recencyGranularityNanoseconds {
             _ = futimens(descriptor, nil)  // best effort: a read-only folder still serves hits
         }

@@ -23,16 +23,22 @@ public enum InputFile {
         if (status.st_mode & S_IFMT) == S_IFDIR { throw ImagingError(.io, "\(path) is a directory") }
         let size = Int(status.st_size)
         try limits.checkBytes(size)
-        var data = Data(count: size)
+        return try read(descriptor: descriptor, count: size, path: path)
+    }
+
+    /// Up to `count` bytes from an open descriptor (`read(2)`, retried on EINTR); fewer when the
+    /// file ends first (it shrank while being read).
+    public static func read(descriptor: Int32, count: Int, path: String) throws(ImagingError) -> Data {
+        var data = Data(count: count)
         var filled = 0
         var failure: Int32 = 0
         data.withUnsafeMutableBytes { buffer in
             guard let base = buffer.baseAddress else { return }
-            while filled < size {
-                let count = Glibc.read(descriptor, base + filled, size - filled)
-                if count > 0 {
-                    filled += count
-                } else if count == 0 {
+            while filled < count {
+                let got = Glibc.read(descriptor, base + filled, count - filled)
+                if got > 0 {
+                    filled += got
+                } else if got == 0 {
                     break
                 } else if errno != EINTR {
                     failure = errno
@@ -41,8 +47,7 @@ public enum InputFile {
             }
         }
         if failure != 0 { throw ImagingError(.io, "cannot read \(path): \(String(cString: strerror(failure)))") }
-        // A file that shrank while being read gives what was there.
-        if filled < size { data.removeSubrange(filled..<size) }
+        if filled < count { data.removeSubrange(filled..<count) }
         return data
     }
 
