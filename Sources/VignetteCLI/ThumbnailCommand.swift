@@ -79,8 +79,9 @@ struct ThumbnailCommand: ParsableCommand {
         let expansion = InputExpansion.expand(inputs)
         let files = expansion.files
         let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-        let jobCount = jobs ?? cores
-        // Many images at once: one libvips thread each; one at a time: all cores on it.
+        // No more lanes than inputs; many images at once: one libvips thread each; one image at a
+        // time (a single input, or --jobs 1): all cores on it.
+        let jobCount = max(1, min(jobs ?? cores, files.count))
         if jobCount > 1 { ImagingRuntime.threadsPerImage = max(1, cores / jobCount) }
 
         var options = ThumbnailOptions(width: size.width, height: size.height, fit: fit)

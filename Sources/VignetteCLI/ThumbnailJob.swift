@@ -32,29 +32,62 @@ struct ThumbnailJob: Sendable {
 
     func run(input: String, stem: String) throws -> Outcome {
         let data = try InputFile.read(input, limits: thumbnailer.limits)
-        let info = try ImageDecoder(limits: thumbnailer.limits).probe(data)
-        let encoding = format.encoding(hasAlpha: info.hasAlpha, alphaFormat: alphaFormat, quality: quality,
-                                       keepMetadata: keepMetadata)
-        let size = thumbnailer.outputSize(for: info)
+        // With --skip-existing the output's name must be known before any work: read the header.
+        if skipExisting {
+            let info = try ImageDecoder(limits: thumbnailer.limits).probe(data)
+            let output = try claim(input: input, stem: stem, encoding: encoding(hasAlpha: info.hasAlpha),
+                                   size: thumbnailer.outputSize(for: info))
+            if OutputFile.exists(output) {
+                let existing = try? ImageDecoder().probe(fileAt: output)
+                return Outcome(output: output, width: existing?.width ?? 0, height: existing?.height ?? 0,
+                               bytes: OutputFile.size(output), skipped: true)
+            }
+            return try make(data, input: input, output: output)
+        }
+        return try make(data, input: input, output: nil) { encoding, size in
+            try claim(input: input, stem: stem, encoding: encoding, size: size)
+        }
+    }
+
+    /// The thumbnail of `data` written to `output`, or to the path `name` gives once the
+    /// thumbnail's format and size are known; from the disk cache when it holds it.
+    private func make(
+        _ data: Data, input: String, output: String?,
+        name: ((EncodingFormat, PixelSize) throws -> String)? = nil
+    ) throws -> Outcome {
+        let key = cache == nil ? nil : cacheKey(for: data)
+        if let cache, let key, let bytes = cache.data(for: key) {
+            let info = try ImageDecoder().probe(bytes)
+            let size = PixelSize(width: info.width, height: info.height)
+            let path = try output ?? name?(encoding(for: info.format, hasAlpha: info.hasAlpha), size) ?? ""
+            try OutputFile.write(bytes, to: path)
+            return Outcome(output: path, width: size.width, height: size.height, bytes: bytes.count, cached: true)
+        }
+        let (encoded, thumbnail) = try thumbnailer.encodedThumbnail(data) { image in encoding(hasAlpha: image.hasAlpha) }
+        let size = PixelSize(width: thumbnail.image.width, height: thumbnail.image.height)
+        let path = try output ?? name?(encoding(hasAlpha: thumbnail.image.hasAlpha), size) ?? ""
+        try OutputFile.write(encoded, to: path)
+        if let cache, let key { cache.storeData(encoded, for: key) }
+        return Outcome(output: path, width: size.width, height: size.height, bytes: encoded.count)
+    }
+
+    private func encoding(hasAlpha: Bool) -> EncodingFormat {
+        format.encoding(hasAlpha: hasAlpha, alphaFormat: alphaFormat, quality: quality, keepMetadata: keepMetadata)
+    }
+
+    /// The encoding a cached output was made with (its format is what the bytes say).
+    private func encoding(for format: ImageFormat, hasAlpha: Bool) -> EncodingFormat {
+        EncodingFormat.default(for: format) ?? encoding(hasAlpha: hasAlpha)
+    }
+
+    /// The output path for this input, reserved for it in this run.
+    private func claim(input: String, stem: String, encoding: EncodingFormat, size: PixelSize) throws -> String {
         let output = URL(fileURLWithPath: folder)
             .appendingPathComponent(template.fileName(stem: stem, format: encoding.format, size: size)).path
         if let earlier = claims.claim(output, for: input) {
             throw ImagingError(.io, "its output \(output) is already the output of \(earlier)")
         }
-        if skipExisting, OutputFile.exists(output) {
-            let existing = (try? ImageDecoder().probe(fileAt: output)).map { PixelSize(width: $0.width, height: $0.height) } ?? size
-            return Outcome(output: output, width: existing.width, height: existing.height,
-                           bytes: OutputFile.size(output), skipped: true)
-        }
-        let key = cache == nil ? nil : cacheKey(for: data)
-        if let cache, let key, let bytes = cache.data(for: key) {
-            try OutputFile.write(bytes, to: output)
-            return Outcome(output: output, width: size.width, height: size.height, bytes: bytes.count, cached: true)
-        }
-        let (encoded, thumbnail) = try thumbnailer.encodedThumbnail(data, as: encoding)
-        try OutputFile.write(encoded, to: output)
-        if let cache, let key { cache.storeData(encoded, for: key) }
-        return Outcome(output: output, width: thumbnail.image.width, height: thumbnail.image.height, bytes: encoded.count)
+        return output
     }
 
     /// Same input bytes and same options: the same output. The key holds the bytes' SHA-256 (so
