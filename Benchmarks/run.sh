@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Vignette's speed benchmark: sharp's JPEG task, in-process, beside pyvips and Pillow measured in
-# the same run; then the similarity check against libvips' own vipsthumbnail, and a whole-process
-# comparison of `vignette thumbnail` with `vipsthumbnail` under hyperfine.
+# Vignette's speed benchmark: sharp's JPEG and PNG tasks, in-process, beside pyvips and Pillow
+# measured in the same run; the similarity check against libvips' own vipsthumbnail; whole-process
+# comparisons under hyperfine (one thumbnail vs vipsthumbnail; the corpus batch vs a vipsthumbnail
+# loop and ImageMagick's mogrify); HEIC/AVIF/WebP encoding of a 12-MP image vs heif-enc and cwebp;
+# the pipeline's caches; peak memory for the 280-MP giant-image.jpg; a plot of the in-process rates.
 #
 #   Benchmarks/run.sh                 (or `make bench`)
 #
@@ -12,6 +14,9 @@
 #                   passed to VignetteBench as VIGNETTE_THREADS.
 #   BENCH_ROUNDS    rounds of all in-process cases, interleaved; the report takes the median (default 3).
 #   BENCH_RUNS      hyperfine runs per command (default 30; warm-up 3).
+#   BENCH_PNG_SECONDS, BENCH_PNG_ROUNDS   the same for the PNG task (default 5 s, 2 rounds).
+#   BENCH_BATCH_RUNS  hyperfine runs of each corpus-batch command (default 5; warm-up 1).
+#   BENCH_ENCODE_RUNS runs of each 12-MP encode, Vignette's and the CLI tools' (default 3).
 #   CORPUS          the corpus folder (default ../shared/corpus beside the checkout).
 #   SKIP_BUILD=1    use the existing .build/release binaries.
 #
@@ -27,6 +32,11 @@ seconds="${BENCH_SECONDS:-10}"
 threads_list="${BENCH_THREADS:-1 2}"
 runs="${BENCH_RUNS:-30}"
 rounds="${BENCH_ROUNDS:-3}"
+png_seconds="${BENCH_PNG_SECONDS:-5}"
+png_rounds="${BENCH_PNG_ROUNDS:-2}"
+batch_runs="${BENCH_BATCH_RUNS:-5}"
+encode_runs="${BENCH_ENCODE_RUNS:-3}"
+encode_quality=50
 corpus="${CORPUS:-../shared/corpus}"
 input="$corpus/2569067123_aca715a2ee_o.jpg"
 
@@ -37,9 +47,14 @@ if [[ ! -f "$input" ]]; then
     exit 0
 fi
 input="$(cd "$(dirname "$input")" && pwd)/$(basename "$input")"
-for tool in vipsthumbnail vips hyperfine python3; do
+corpus="$(dirname "$input")"
+png_input="$corpus/alpha-premultiply-2048x1536-paper.png"
+giant="$corpus/giant-image.jpg"
+# ImageMagick 6's mogrify by its versioned name: `convert` on PATH may be a stand-in.
+mogrify="$(command -v mogrify-im6.q16 || echo /usr/bin/mogrify)"
+for tool in vipsthumbnail vips hyperfine python3 heif-enc cwebp "$mogrify"; do
     if ! command -v "$tool" >/dev/null; then
-        echo "bench: $tool is missing (make bench installs libvips-tools, hyperfine and python3-venv)" >&2
+        echo "bench: $tool is missing (make bench installs libvips-tools, hyperfine, python3-venv, libheif-examples, webp and imagemagick)" >&2
         exit 1
     fi
 done
@@ -88,6 +103,9 @@ results="$out/jpeg-task.jsonl"
     echo "{\"key\":\"vips\",\"value\":\"$(vips --version)\"}"
     echo "{\"key\":\"swift\",\"value\":\"$(swift --version 2>&1 | head -1 | sed 's/"//g')\"}"
     echo "{\"key\":\"hyperfine\",\"value\":\"$(hyperfine --version)\"}"
+    echo "{\"key\":\"imagemagick\",\"value\":\"$("$mogrify" -version | head -1 | sed 's/^Version: //; s/ https.*//')\"}"
+    echo "{\"key\":\"heif_enc\",\"value\":\"$(dpkg-query -W -f '${Version}' libheif-examples 2>/dev/null || echo unknown)\"}"
+    echo "{\"key\":\"cwebp\",\"value\":\"$(cwebp -version 2>&1 | head -1)\"}"
 } > "$out/machine.jsonl"
 "$bench" versions > "$out/vignette-versions.json"
 "$python" - > "$out/python-versions.json" <<'PY'
@@ -113,7 +131,8 @@ busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 child_ticks() { awk '{ print $16 + $17 }' "/proc/$$/stat"; }
 now_ns() { date +%s%N; }
 
-# measure ROUND COMMAND...: runs a case, appends its JSON line with "round" and "other_cores".
+# measure ROUND COMMAND...: runs a case, appends its JSON line with "round" and "other_cores" to
+# the file $results.
 measure() {
     local round="$1"; shift
     local b0 c0 t0 b1 c1 t1 line other
@@ -142,6 +161,24 @@ for round in $(seq 1 "$rounds"); do
         --output "$out/pillow.jpg"
 done
 
+# --- in-process: sharp's PNG task ------------------------------------------------------------
+results="$out/png-task.jsonl"
+: > "$results"
+for round in $(seq 1 "$png_rounds"); do
+    for threads in $threads_list; do
+        log "PNG round $round/$png_rounds: vignette, $threads thread(s) per image, ${png_seconds}s"
+        measure "$round" env VIGNETTE_THREADS="$threads" "$bench" png-task --input "$png_input" \
+            --seconds "$png_seconds" --width 720 --height 540 --compression 6 \
+            --output "$out/png-vignette-t$threads.png"
+    done
+    log "PNG round $round/$png_rounds: pyvips thumbnail_buffer, ${png_seconds}s"
+    measure "$round" "$python" "$bench_dir/peers/pyvips_png.py" --input "$png_input" --seconds "$png_seconds" \
+        --output "$out/png-pyvips.png"
+    log "PNG round $round/$png_rounds: Pillow thumbnail, ${png_seconds}s"
+    measure "$round" "$python" "$bench_dir/peers/pillow_png.py" --input "$png_input" --seconds "$png_seconds" \
+        --output "$out/png-pillow.png"
+done
+
 # --- similarity to libvips' own thumbnail -----------------------------------------------------
 log "dHash against vipsthumbnail's output"
 vipsthumbnail "$input" -s 720x588 -o "$out/vipsthumbnail.jpg[Q=80]"
@@ -154,10 +191,80 @@ done
 log "hyperfine: vignette thumbnail vs vipsthumbnail, $runs runs each"
 whole_v="$(mktemp -d)"
 whole_t="$(mktemp -d)"
-trap 'rm -rf "$whole_v" "$whole_t"' EXIT
+batch_dir="$(mktemp -d)"
+trap 'rm -rf "$whole_v" "$whole_t" "$batch_dir"' EXIT
 hyperfine --style basic --shell=none --warmup 3 --runs "$runs" --export-json "$out/hyperfine.json" \
     -n "vignette thumbnail" "$vignette thumbnail '$input' --size 720x588 --quality 80 --out '$whole_v'" \
     -n "vipsthumbnail" "vipsthumbnail '$input' -s 720x588 -o '$whole_t/%s.jpg[Q=80]'" >&2
+
+# --- whole process: the corpus batch -------------------------------------------------------------
+# Every loadable corpus image: MANIFEST.tsv rows whose libvips header is not an ERROR and that do
+# not fail under fail_on, without the 65536² PNG bomb (no shrink-on-load for PNG: 30 s in libvips).
+# Every tool gets the same explicit file list.
+mapfile -t batch_files < <(awk -F'\t' -v dir="$corpus" \
+    'NR > 1 && $NF !~ /^ERROR/ && $4 !~ /fails with fail_on/ && $1 != "65536-uint32-limit.png" { print dir "/" $1 }' \
+    "$corpus/MANIFEST.tsv")
+printf '%s\n' "${batch_files[@]}" > "$out/batch-files.txt"
+batch_q="$(printf '%q ' "${batch_files[@]}")"
+log "hyperfine: the corpus batch (${#batch_files[@]} images) to 256 px, $batch_runs runs each"
+hyperfine --style basic --shell=bash -i --warmup 1 --runs "$batch_runs" --export-json "$out/batch.json" \
+    --prepare "rm -rf '$batch_dir/out' && mkdir -p '$batch_dir/out'" \
+    -n "vignette --jobs 1" "'$vignette' thumbnail $batch_q --size 256 --out '$batch_dir/out' --jobs 1" \
+    -n "vignette --jobs 2" "'$vignette' thumbnail $batch_q --size 256 --out '$batch_dir/out' --jobs 2" \
+    -n "vipsthumbnail loop" "for f in $batch_q; do vipsthumbnail \"\$f\" -s 256 -o '$batch_dir/out/%s.jpg'; done" \
+    -n "mogrify -thumbnail" "'$mogrify' -path '$batch_dir/out' -thumbnail 256x256 $batch_q" >&2
+# One more run of each into a folder of its own: how many output files each wrote.
+: > "$out/batch-outputs.jsonl"
+count_outputs() {
+    local name="$1"; shift
+    rm -rf "$batch_dir/count" && mkdir -p "$batch_dir/count"
+    bash -c "$*" > /dev/null 2>&1 || true
+    echo "{\"command\":\"$name\",\"outputs\":$(find "$batch_dir/count" -type f | wc -l)}" >> "$out/batch-outputs.jsonl"
+}
+count_outputs "vignette" "'$vignette' thumbnail $batch_q --size 256 --out '$batch_dir/count' --jobs 2"
+count_outputs "vipsthumbnail loop" "for f in $batch_q; do vipsthumbnail \"\$f\" -s 256 -o '$batch_dir/count/%s.jpg'; done"
+count_outputs "mogrify -thumbnail" "'$mogrify' -path '$batch_dir/count' -thumbnail 256x256 $batch_q"
+
+# --- HEIC, AVIF and WebP encoding of a 12-MP image -----------------------------------------------
+# The photo scaled by √2 (3854×3147), made once per run as PNG: the input heif-enc and cwebp read.
+big="$batch_dir/photo-12mp.png"
+log "encoding a 12-MP image: Vignette vs heif-enc and cwebp at quality $encode_quality, $encode_runs runs each"
+vips resize "$input" "$big" 1.4142
+: > "$out/encode.jsonl"
+for format in heic avif webp; do
+    "$bench" encode --input "$big" --format "$format" --quality "$encode_quality" --runs "$encode_runs" \
+        --output "$batch_dir/vignette.$format" >> "$out/encode.jsonl"
+done
+hyperfine --style basic --shell=none --runs "$encode_runs" --export-json "$out/encode-cli.json" \
+    -n "heif-enc" "heif-enc -q $encode_quality '$big' -o '$batch_dir/heif-enc.heic'" \
+    -n "heif-enc -A" "heif-enc -A -q $encode_quality '$big' -o '$batch_dir/heif-enc.avif'" \
+    -n "cwebp" "cwebp -quiet -q $encode_quality '$big' -o '$batch_dir/cwebp.webp'" >&2
+for f in heif-enc.heic heif-enc.avif cwebp.webp; do
+    echo "{\"file\":\"$f\",\"bytes\":$(stat -c %s "$batch_dir/$f")}"
+done > "$out/encode-cli-bytes.jsonl"
+
+# --- peak resident memory: one 256-px thumbnail of the 280-MP giant-image.jpg --------------------
+# ru_maxrss of the one child a fresh Python process runs (needs no /usr/bin/time); 3 runs each.
+log "peak memory for a 256-px thumbnail of giant-image.jpg"
+: > "$out/memory.jsonl"
+mkdir -p "$batch_dir/giant"
+for i in 1 2 3; do
+    for tool in vignette vipsthumbnail; do
+        if [[ $tool == vignette ]]; then
+            cmd=("$vignette" thumbnail "$giant" --size 256 --out "$batch_dir/giant")
+        else
+            cmd=(vipsthumbnail "$giant" -s 256 -o "$batch_dir/giant/%s.jpg")
+        fi
+        "$python" - "$tool" "${cmd[@]}" >> "$out/memory.jsonl" <<'PY'
+import json, resource, subprocess, sys, time
+start = time.perf_counter()
+status = subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+elapsed = time.perf_counter() - start
+peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print(json.dumps({"tool": sys.argv[1], "max_rss_kb": peak_kb, "seconds": round(elapsed, 3), "status": status}))
+PY
+    done
+done
 
 # --- report -------------------------------------------------------------------------------------
 log "HEIC, AVIF and WebP encoding of $(basename "$input") at several speeds"
@@ -165,10 +272,15 @@ log "HEIC, AVIF and WebP encoding of $(basename "$input") at several speeds"
 log "the pipeline: memory-cache hit, 100-way coalescing, disk-cache hit"
 "$bench" pipeline --input "$input" --runs 20 > "$out/pipeline.jsonl"
 
-"$python" - "$out" "$seconds" "$rounds" "$runs" "$input" > "$out/report.md" <<'PY'
+log "plotting the in-process rates"
+"$python" "$bench_dir/plot.py" "$out" "$out/throughput.png"
+cp "$out/throughput.png" "$bench_dir/throughput.png"
+
+"$python" - "$out" "$seconds" "$rounds" "$runs" "$input" "$png_seconds" "$png_rounds" "$batch_runs" \
+    "$encode_runs" > "$out/report.md" <<'PY'
 import json, os, statistics, sys
 
-out, seconds, rounds, runs, source = sys.argv[1:6]
+out, seconds, rounds, runs, source, png_seconds, png_rounds, batch_runs, encode_runs = sys.argv[1:10]
 
 def lines(name):
     with open(os.path.join(out, name)) as f:
@@ -181,25 +293,40 @@ dhash = lines("dhash.jsonl")
 with open(os.path.join(out, "hyperfine.json")) as f:
     whole = {r["command"]: r for r in json.load(f)["results"]}
 
-def label(row):
+def label(row, pillow_label="Pillow (draft + thumbnail, 1 thread)"):
     if row["tool"].startswith("vignette"):
-        return f'{row["tool"]}, {row["threads"]} thread{"s" if row["threads"] != 1 else ""}'
+        tool = "vignette" if row.get("format") == "png" else row["tool"]
+        return f'{tool}, {row["threads"]} thread{"s" if row["threads"] != 1 else ""}'
     if row["tool"] == "pyvips":
         return f'pyvips (thumbnail_buffer), {row["threads"]} threads'
-    return "Pillow (draft + thumbnail, 1 thread)"
+    return pillow_label
 
-# One row per case, in the order they ran: the median ops/s over the rounds.
-cases = {}
-for row in lines("jpeg-task.jsonl"):
-    cases.setdefault(label(row), []).append(row)
-rows = []
-for name, runs_of_case in cases.items():
-    rates = [r["ops_per_sec"] for r in runs_of_case]
-    rows.append({"label": name, "tool": runs_of_case[0]["tool"], "threads": runs_of_case[0].get("threads"),
-                 "rate": statistics.median(rates), "rates": rates,
-                 "other": max(r["other_cores"] for r in runs_of_case)})
-pillow = next(r for r in rows if r["tool"] == "Pillow")["rate"]
-pyvips = next(r for r in rows if r["tool"] == "pyvips")["rate"]
+def task_rows(name, pillow_label):
+    """One row per case, in the order they ran: the median ops/s over the rounds."""
+    cases = {}
+    for row in lines(name):
+        cases.setdefault(label(row, pillow_label), []).append(row)
+    rows = []
+    for case, runs_of_case in cases.items():
+        rates = [r["ops_per_sec"] for r in runs_of_case]
+        rows.append({"label": case, "tool": runs_of_case[0]["tool"], "threads": runs_of_case[0].get("threads"),
+                     "rate": statistics.median(rates), "rates": rates,
+                     "other": max(r["other_cores"] for r in runs_of_case)})
+    return rows
+
+def rate_table(rows):
+    pillow = next(r for r in rows if r["tool"] == "Pillow")["rate"]
+    pyvips = next(r for r in rows if r["tool"] == "pyvips")["rate"]
+    print("| tool | ops/s | vs Pillow | vs pyvips | ops/s in each round | other work |")
+    print("|---|---:|---:|---:|---|---:|")
+    for r in rows:
+        each = ", ".join(f"{x:.1f}" for x in r["rates"])
+        print(f'| {r["label"]} | {r["rate"]:.1f} | {r["rate"] / pillow:.2f}× | {r["rate"] / pyvips:.2f}× | {each} | {r["other"]:.2f} |')
+    print()
+    return pillow, pyvips
+
+rows = task_rows("jpeg-task.jsonl", "Pillow (draft + thumbnail, 1 thread)")
+png_rows = task_rows("png-task.jsonl", "Pillow (thumbnail, 1 thread)")
 
 print(f"## Sharp's JPEG task: {os.path.basename(source)} (2725×2225) inside 720×588, Lanczos 3, JPEG Q80")
 print()
@@ -207,12 +334,14 @@ print(f"One operation at a time, in-process, {seconds} s per case after a 1 s wa
 print("cases interleaved in one run; ops/s is the median over the rounds. \"Other work\" is the most CPU")
 print("(in cores) that other processes used while a case ran, in any round.")
 print()
-print("| tool | ops/s | vs Pillow | vs pyvips | ops/s in each round | other work |")
-print("|---|---:|---:|---:|---|---:|")
-for r in rows:
-    each = ", ".join(f"{x:.1f}" for x in r["rates"])
-    print(f'| {r["label"]} | {r["rate"]:.1f} | {r["rate"] / pillow:.2f}× | {r["rate"] / pyvips:.2f}× | {each} | {r["other"]:.2f} |')
+pillow, pyvips = rate_table(rows)
+
+print("## Sharp's PNG task: alpha-premultiply-2048x1536-paper.png (RGBA) inside 720×540, Lanczos 3, PNG zlib 6")
 print()
+print(f"The same protocol, {png_seconds} s per case after a 1 s warm-up, {png_rounds} round(s). Every tool")
+print("premultiplies alpha around the resize; none does shrink-on-load (PNG has none).")
+print()
+rate_table(png_rows)
 
 print("## Similarity to libvips' own `vipsthumbnail -s 720x588` (64-bit dHash distance, ≤ 5 is similar)")
 print()
@@ -276,6 +405,80 @@ print(f'| 100 concurrent identical requests (256-px thumbnail of {os.path.basena
 print(f'| 256-px thumbnail: disk-cache hit vs made from the 6-MP JPEG | {disk["disk_hit_ms"]:.2f} ms vs {disk["made_ms"]:.1f} ms: the hit is {disk["ratio"]:.1f}× faster | report |')
 print()
 
+batch = {r["command"]: r for r in json.load(open(os.path.join(out, "batch.json")))["results"]}
+n_files = len([l for l in open(os.path.join(out, "batch-files.txt")) if l.strip()])
+outputs = {r["command"]: r["outputs"] for r in lines("batch-outputs.jsonl")}
+print(f"## Batch: the {n_files} loadable corpus images to 256-px thumbnails, whole process")
+print()
+print(f"hyperfine, bash, 1 warm-up run, {batch_runs} runs each, the output folder emptied before each run;")
+print("every tool gets the same explicit file list (`batch-files.txt`). \"Outputs\" counts the files one")
+print("more run of each wrote (vipsthumbnail's `%s.jpg` merges same-named GIF/WebP pairs; ImageMagick's")
+print("resource policy refuses the 280-MP JPEG).")
+print()
+print("| command | mean | σ | images/s | vs `--jobs 1` | outputs |")
+print("|---|---:|---:|---:|---:|---:|")
+j1 = batch["vignette --jobs 1"]["mean"]
+for name, shown, counted in (
+        ("vignette --jobs 1", "`vignette thumbnail FILES --size 256 --out DIR --jobs 1`", "vignette"),
+        ("vignette --jobs 2", "`vignette thumbnail FILES --size 256 --out DIR --jobs 2`", "vignette"),
+        ("vipsthumbnail loop", "`for f in FILES; do vipsthumbnail $f -s 256 -o DIR/%s.jpg; done`", "vipsthumbnail loop"),
+        ("mogrify -thumbnail", "`mogrify -path DIR -thumbnail 256x256 FILES` (ImageMagick 6)", "mogrify -thumbnail")):
+    r = batch[name]
+    print(f'| {shown} | {r["mean"]:.3f} s | {r["stddev"]:.3f} s | {n_files / r["mean"]:.1f} | '
+          f'{j1 / r["mean"]:.2f}× | {outputs.get(counted, "?")} |')
+print()
+jobs_ratio = j1 / batch["vignette --jobs 2"]["mean"]
+print(f"`--jobs 2` / `--jobs 1` throughput: **{jobs_ratio:.2f}×** (target ≥ 1.7× on {machine['nproc']} cores).")
+print()
+
+encode = {e["format"]: e for e in lines("encode.jsonl")}
+cli = {r["command"]: r for r in json.load(open(os.path.join(out, "encode-cli.json")))["results"]}
+cli_bytes = {r["file"]: r["bytes"] for r in lines("encode-cli-bytes.jsonl")}
+any_e = next(iter(encode.values()))
+mp = any_e["width"] * any_e["height"] / 1e6
+print(f"## Encoding a {mp:.1f}-MP image ({any_e['width']}×{any_e['height']}, the photo scaled by √2), quality {any_e['quality']}")
+print()
+print(f"Vignette: `VignetteBench encode` decodes the PNG once, then times the encode alone, median of {encode_runs}")
+print("(default options: `HEIFOptions.speed` 9, i.e. x265 `ultrafast` and aom speed 9). The CLI tools: hyperfine,")
+print(f"{encode_runs} runs, whole process, which includes reading the 19 MB PNG "
+      f"(Vignette's decode of it: {any_e['decode_seconds']:.2f} s). **heif-enc runs at its own defaults**,")
+print("x265 preset `slow` and aom's default speed: slower presets than Vignette's, so its times are not")
+print("the same work; compare sizes with that in mind.")
+print()
+print("| format | Vignette | bytes | CLI tool | CLI time | bytes | time ratio | size ratio |")
+print("|---|---:|---:|---|---:|---:|---:|---:|")
+for fmt, tool, shown, file in (("heic", "heif-enc", f"`heif-enc -q {any_e['quality']}` (x265 slow)", "heif-enc.heic"),
+                                ("avif", "heif-enc -A", f"`heif-enc -A -q {any_e['quality']}` (aom default speed)", "heif-enc.avif"),
+                                ("webp", "cwebp", f"`cwebp -q {any_e['quality']}`", "cwebp.webp")):
+    e, c = encode[fmt], cli[tool]
+    print(f'| {fmt.upper() if fmt != "webp" else "WebP"} | {e["seconds"]:.2f} s | {e["bytes"]:,} | {shown} | '
+          f'{c["mean"]:.2f} s | {cli_bytes[file]:,} | {e["seconds"] / c["mean"]:.2f}× | {e["bytes"] / cli_bytes[file]:.2f}× |')
+print()
+
+memory = {}
+for m in lines("memory.jsonl"):
+    memory.setdefault(m["tool"], []).append(m)
+print("## Peak memory: one 256-px thumbnail of giant-image.jpg (20000×14000, 280 MP)")
+print()
+print("Peak resident set (`ru_maxrss` of the child process), 3 runs each, the largest shown.")
+print()
+print("| command | peak RSS | wall time | exit status |")
+print("|---|---:|---:|---:|")
+for tool, shown in (("vignette", "`vignette thumbnail giant-image.jpg --size 256 --out DIR`"),
+                    ("vipsthumbnail", "`vipsthumbnail giant-image.jpg -s 256 -o DIR/%s.jpg`")):
+    ms = memory[tool]
+    print(f'| {shown} | {max(m["max_rss_kb"] for m in ms) / 1024:.1f} MB | '
+          f'{statistics.median(m["seconds"] for m in ms):.2f} s | {max(m["status"] for m in ms)} |')
+print()
+
+print("## Targets (issue 5)")
+print()
+print(f'- batch, `--jobs 2` ≥ 1.7× the throughput of `--jobs 1`: {jobs_ratio:.2f}× — {verdict(jobs_ratio >= 1.7)}')
+print()
+
+print("![In-process ops/s per tool](throughput.png)")
+print()
+
 print("## Machine and versions")
 print()
 print(f'- {machine["nproc"]} CPUs ({machine["cpu"]}), {machine["memory"]} RAM, {machine["kernel"]}')
@@ -286,7 +489,7 @@ print(f'- Vignette linked against libvips {vignette_versions["libvips"]}, libweb
 print(f'- Python {python_versions["python"]}: pyvips {python_versions["pyvips"]} ({python_versions["pyvips_mode"]}, '
       f'libvips {python_versions["pyvips_libvips"]}), Pillow {python_versions["Pillow"]} '
       f'(its bundled libjpeg-turbo {python_versions["Pillow_libjpeg_turbo"]})')
-print(f'- {machine["hyperfine"]}')
+print(f'- {machine["hyperfine"]}; {machine["imagemagick"]}; heif-enc (libheif-examples) {machine["heif_enc"]}; {machine["cwebp"] and "cwebp " + machine["cwebp"]}')
 PY
 
 cat "$out/report.md"

@@ -1,4 +1,4 @@
-"""The loop protocol shared by the Python peers, the same as VignetteBench's jpeg-task.
+"""The loop protocol shared by the Python peers, the same as VignetteBench's jpeg-task and png-task.
 
 Read the input into memory once; run the operation for --warmup seconds (default 1), then count
 operations for --seconds, one at a time; print one JSON line
@@ -11,7 +11,7 @@ import time
 
 
 def run(tool, operation, extra=None):
-    parser = argparse.ArgumentParser(description=f"{tool}: sharp's JPEG task")
+    parser = argparse.ArgumentParser(description=f"{tool}: one of sharp's tasks")
     parser.add_argument("--input", required=True)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--warmup", type=float, default=1.0)

@@ -1,13 +1,17 @@
 import Foundation
 import Vignette
 
-/// sharp's published JPEG task: a JPEG in memory, fitted inside 720×588 with Lanczos 3, encoded as
-/// JPEG quality 80, one operation at a time, for a fixed time after a warm-up.
+/// sharp's published tasks, one operation at a time, for a fixed time after a warm-up:
+/// - `jpeg-task`: a JPEG in memory, fitted inside 720×588 with Lanczos 3, encoded as JPEG quality 80;
+/// - `png-task`: an RGBA PNG in memory, fitted inside 720×540 with Lanczos 3, encoded as PNG at
+///   zlib level 6.
+/// Either takes `--format`, `--width`, `--height`, `--quality` and `--compression` to change that.
 enum JPEGTask {
-    static let usage = "jpeg-task --input FILE --seconds S [--warmup S] [--method shrinkOnLoad|vipsThumbnail] [--output OUT.jpg]"
+    static let usage = "jpeg-task|png-task --input FILE --seconds S [--warmup S] [--method shrinkOnLoad|vipsThumbnail] [--format jpeg|png] [--width W] [--height H] [--quality Q] [--compression Z] [--output OUT]"
 
-    static func run(_ arguments: ArraySlice<String>) throws -> String {
-        let parsed = try Arguments(arguments, known: ["input", "seconds", "warmup", "method", "output"])
+    static func run(_ arguments: ArraySlice<String>, defaultFormat: String = "jpeg") throws -> String {
+        let parsed = try Arguments(arguments, known: ["input", "seconds", "warmup", "method", "output",
+                                                      "format", "width", "height", "quality", "compression"])
         guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument \(parsed.positionals[0])") }
         let input = try parsed.required("input")
         let seconds = try parsed.double("seconds", default: 10)
@@ -16,6 +20,17 @@ enum JPEGTask {
         guard let method = ThumbnailOptions.Method(rawValue: methodName) else {
             throw UsageError("--method must be one of \(ThumbnailOptions.Method.allCases.map(\.rawValue).joined(separator: ", ")), got \(methodName)")
         }
+        let formatName = parsed.options["format"] ?? defaultFormat
+        let isPNG: Bool
+        switch formatName {
+        case "jpeg": isPNG = false
+        case "png": isPNG = true
+        default: throw UsageError("--format must be jpeg or png, got \(formatName)")
+        }
+        let width = Int(try parsed.double("width", default: isPNG ? 720 : 720))
+        let height = Int(try parsed.double("height", default: isPNG ? 540 : 588))
+        let quality = Int(try parsed.double("quality", default: 80))
+        let compression = Int(try parsed.double("compression", default: 6, allowZero: true))
         let threads = try Runtime.applyThreadSetting()
 
         let data: Data
@@ -25,8 +40,9 @@ enum JPEGTask {
             throw UsageError("cannot read \(input): \(error.localizedDescription)")
         }
         let thumbnailer = Thumbnailer(options: ThumbnailOptions(
-            width: 720, height: 588, fit: .inside, kernel: .lanczos3, method: method))
-        let encoding = EncodingFormat.jpeg(JPEGOptions(quality: 80))
+            width: width, height: height, fit: .inside, kernel: .lanczos3, method: method))
+        let encoding = isPNG ? EncodingFormat.png(PNGOptions(compression: compression))
+            : EncodingFormat.jpeg(JPEGOptions(quality: quality))
 
         // Warm-up: page in the libraries, let libvips start its thread pool.
         var last = try thumbnailer.encodedThumbnail(data, as: encoding)
@@ -61,6 +77,7 @@ enum JPEGTask {
         line.add("ops", operations)
         line.add("seconds", elapsed)
         line.add("threads", threads)
+        line.add("format", formatName)
         line.add("route", last.thumbnail.route.description)
         line.add("width", last.thumbnail.image.width)
         line.add("height", last.thumbnail.image.height)

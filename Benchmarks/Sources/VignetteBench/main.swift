@@ -4,6 +4,8 @@ import Vignette
 // VignetteBench: the in-process side of Benchmarks/run.sh.
 //
 //   VignetteBench jpeg-task --input FILE --seconds S [--method shrinkOnLoad|vipsThumbnail] [--output OUT.jpg]
+//   VignetteBench png-task --input FILE --seconds S [--compression Z] [--output OUT.png]
+//   VignetteBench encode --input FILE --format heic|avif|webp|jpeg|png [--quality Q] [--output OUT]
 //   VignetteBench dhash A B
 //   VignetteBench encoder-speeds --input FILE [--quality Q] [--runs N]
 //   VignetteBench pipeline --input FILE [--hits N] [--runs N]
@@ -17,6 +19,7 @@ func printError(_ message: String) {
 
 let usage = """
     usage: VignetteBench \(JPEGTask.usage)
+           VignetteBench \(EncodeOnce.usage)
            VignetteBench \(DHash.usage)
            VignetteBench \(EncoderSpeeds.usage)
            VignetteBench \(PipelineBench.usage)
@@ -36,6 +39,10 @@ do {
     switch command {
     case "jpeg-task":
         output = try JPEGTask.run(rest)
+    case "png-task":
+        output = try JPEGTask.run(rest, defaultFormat: "png")
+    case "encode":
+        output = try EncodeOnce.run(rest)
     case "dhash":
         output = try DHash.run(rest)
     case "encoder-speeds":
