@@ -9,7 +9,7 @@ extension ImagePipeline {
     /// bytes, no processing. Concurrent hits for one key share the decode.
     func processedImageFromDisk(for request: ImageRequest, task: ImageTask?) async throws -> ImageContainer? {
         let options = request.options
-        guard let dataCache = configuration.dataCache, processesImages(request),
+        guard let dataCache = configuration.dataCache, request.hasProcessing,
             configuration.dataCachePolicy.storesEncodedImage(hasProcessors: true),
             !options.contains(.disableDiskCacheReads), !options.contains(.reloadIgnoringCachedData)
         else { return nil }
@@ -27,7 +27,7 @@ extension ImagePipeline {
     /// Encodes a processed image on an encoding thread and hands it to the disk cache, when the
     /// policy stores processed images.
     func storeProcessedImageOnDisk(_ container: ImageContainer, for request: ImageRequest) async throws {
-        guard let dataCache = configuration.dataCache, processesImages(request),
+        guard let dataCache = configuration.dataCache, request.hasProcessing,
             configuration.dataCachePolicy.storesEncodedImage(hasProcessors: true),
             !request.options.contains(.disableDiskCacheWrites)
         else { return }

@@ -32,7 +32,7 @@ extension ImagePipeline {
                 throw ImagePipelineError.dataLoadingFailed(message: (error as? ImagingError)?.message ?? "\(error)")
             }
             if let dataCache, !options.contains(.disableDiskCacheWrites),
-                configuration.dataCachePolicy.storesOriginalData(hasProcessors: processesImages(request))
+                configuration.dataCachePolicy.storesOriginalData(hasProcessors: request.hasProcessing)
             {
                 dataCache.storeData(data, for: key)
             }

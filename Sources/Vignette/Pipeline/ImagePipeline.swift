@@ -170,10 +170,6 @@ public final class ImagePipeline: Sendable {
         }
     }
 
-    var processesImages: (ImageRequest) -> Bool {
-        { !$0.processors.isEmpty || $0.thumbnail != nil }
-    }
-
     func storeInMemory(_ container: ImageContainer, for request: ImageRequest) {
         guard let cache = configuration.imageCache, !request.options.contains(.disableMemoryCacheWrites) else { return }
         cache[ImageCacheKey(request: request)] = container

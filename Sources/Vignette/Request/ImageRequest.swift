@@ -101,6 +101,10 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         set { mutate { $0.imageID = newValue } }
     }
 
+    /// Whether the result is more than the decoded original: processors or a thumbnail. What the
+    /// disk cache stores under `DataCachePolicy.automatic` turns on it.
+    public var hasProcessing: Bool { !storage.processors.isEmpty || storage.thumbnail != nil }
+
     /// The id caches and coalescing use for the source: `imageID` when set, else the source's id.
     public var effectiveImageID: String { storage.imageID ?? storage.source.id }
 

@@ -13,9 +13,6 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, Custom
 
     public var description: String { rawValue }
 
-    /// Whether this format can be written by `ImageEncoder`.
-    public var isEncodable: Bool { [.jpeg, .png, .webp, .heic, .avif].contains(self) }
-
     /// The usual file name extension, without the dot.
     public var fileExtension: String {
         switch self {

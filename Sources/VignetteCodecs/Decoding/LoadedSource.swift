@@ -57,8 +57,6 @@ final class LoadedSource: @unchecked Sendable {
         if format == .heic, header.heifCompression == "av1" { return .avif }
         return format
     }
-
-    var supportsShrinkOnLoad: Bool { format == .jpeg || format == .webp }
 }
 
 extension Image {

@@ -5,8 +5,8 @@ public struct JPEGOptions: Sendable, Hashable, Codable {
     public var progressive: Bool
     /// Keep EXIF, ICC, XMP and IPTC metadata; stripped when false.
     public var keepMetadata: Bool
-    /// Optimised Huffman tables: a few per cent smaller files for about 2 ms more on a 720×588
-    /// thumbnail (Benchmarks/). Off by default, as in libvips and Pillow.
+    /// Optimised Huffman tables: smaller files for a slower encode. Off by default, as in
+    /// libvips and Pillow (and so in the benchmarks against them).
     public var optimizeCoding: Bool
 
     public init(quality: Int = 80, progressive: Bool = false, keepMetadata: Bool = false, optimizeCoding: Bool = false) {
