@@ -12,11 +12,11 @@ import Darwin
 /// it is as fast uncontended, ThreadSanitizer understands it (it reports false races on
 /// `Mutex`'s futex on Linux), and it needs no macOS 15. Both the mutex and the state live in
 /// their own allocations, reached through pointers, so no dynamic exclusivity check runs.
-final class Locked<State: Sendable>: @unchecked Sendable {
+package final class Locked<State: Sendable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let state: UnsafeMutablePointer<State>
 
-    init(_ initial: State) {
+    package init(_ initial: State) {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -32,14 +32,14 @@ final class Locked<State: Sendable>: @unchecked Sendable {
     }
 
     /// Runs `body` on the state with the mutex held.
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state.pointee)
     }
 
     /// Whether some thread holds the mutex, for tests (never blocks).
-    func isLocked() -> Bool {
+    package func isLocked() -> Bool {
         guard pthread_mutex_trylock(mutex) == 0 else { return true }
         pthread_mutex_unlock(mutex)
         return false
