@@ -7,11 +7,14 @@ let package = Package(
     products: [
         .library(name: "Vignette", targets: ["Vignette"]),
         .library(name: "VignetteCodecs", targets: ["VignetteCodecs"]),
+        .library(name: "VignetteHTTP", targets: ["VignetteHTTP"]),
         .executable(name: "vignette", targets: ["VignetteCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -37,9 +40,21 @@ let package = Package(
                 "CVips",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        .target(
+            name: "VignetteHTTP",
+            dependencies: [
+                "Vignette",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .executableTarget(
             name: "VignetteCLI",
-            dependencies: ["Vignette", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "Vignette", "VignetteHTTP",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .executableTarget(
             name: "VignetteBench", dependencies: ["Vignette"],
             path: "Benchmarks/Sources/VignetteBench"),
@@ -47,7 +62,18 @@ let package = Package(
         .testTarget(name: "VignetteTests", dependencies: ["Vignette", "DataCacheWriter"]),
         // A child process for the disk-cache crash test: writes entries until it is killed.
         .executableTarget(name: "DataCacheWriter", dependencies: ["Vignette"], path: "Tests/DataCacheWriter"),
-        .testTarget(name: "VignetteCLITests", dependencies: ["VignetteCodecs", "VignetteCLI"]),
+        .testTarget(name: "VignetteHTTPTests", dependencies: ["VignetteHTTP", "LoopbackHTTPServer"]),
+        .testTarget(name: "VignetteCLITests", dependencies: ["VignetteCodecs", "VignetteCLI", "LoopbackHTTPServer"]),
+        // An HTTP/1.1 server on 127.0.0.1 for the tests: ranges, validators, stalls, cut-offs, dribbling.
+        .target(
+            name: "LoopbackHTTPServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/LoopbackHTTPServer"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,13 +6,13 @@ import Foundation
 #endif
 import Vignette
 
-/// `vignette info FILE...`: one JSON object a line, header only.
+/// `vignette info FILE|URL...`: one JSON object a line, header only.
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Print each file's header (format, size, bands, alpha, orientation, pages, embedded thumbnail) as one JSON line.")
+        abstract: "Print each file's (or URL's) header (format, size, bands, alpha, orientation, pages, embedded thumbnail) as one JSON line.")
 
-    @Argument(help: "Image files.")
+    @Argument(help: "Image files or http(s) URLs.")
     var files: [String]
 
     func validate() throws {
@@ -21,10 +21,17 @@ struct InfoCommand: ParsableCommand {
 
     func run() throws {
         let decoder = ImageDecoder()
+        let remote = files.contains(where: RemoteInputs.isURL) ? try RemoteInputs(cache: nil, limits: decoder.limits) : nil
+        defer { remote?.finish() }
         var failed = false
         for file in files {
             do {
-                let info = try decoder.probe(fileAt: file)
+                let info: ImageInfo
+                if let remote, RemoteInputs.isURL(file) {
+                    info = try decoder.probe(remote.data(at: file))
+                } else {
+                    info = try decoder.probe(fileAt: file)
+                }
                 print(InfoLine.json(file: file, info: info))
             } catch {
                 Console.failed(file, error)

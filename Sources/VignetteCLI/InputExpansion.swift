@@ -5,9 +5,10 @@ import Foundation
 #endif
 import Glibc
 
-/// Turns the command line's inputs into files: a directory gives its images (recursively, sorted),
-/// a pattern that names no file is expanded as a shell glob (for scripts that quote it), anything
-/// else is taken as it is (and fails later, with its own line, if it is no image).
+/// Turns the command line's inputs into files: an http(s) URL stays as it is, a directory gives its
+/// images (recursively, sorted), a pattern that names no file is expanded as a shell glob (for
+/// scripts that quote it), anything else is taken as it is (and fails later, with its own line, if
+/// it is no image). An input given twice counts once.
 enum InputExpansion {
     /// File name extensions taken from directories.
     static let imageExtensions: Set<String> = [
@@ -22,8 +23,11 @@ enum InputExpansion {
 
     static func expand(_ inputs: [String]) -> Result {
         var result = Result()
-        for input in inputs {
-            if OutputFile.isDirectory(input) {
+        var seen = Set<String>()
+        for input in inputs where seen.insert(input).inserted {
+            if RemoteInputs.isURL(input) {
+                result.files.append(input)
+            } else if OutputFile.isDirectory(input) {
                 do {
                     result.files += try images(in: input)
                 } catch {

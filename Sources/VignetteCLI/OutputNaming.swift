@@ -43,7 +43,7 @@ struct OutputTemplate: ExpressibleByArgument {
 
     /// `{name}` for each input: the name without its extension, or with it when two inputs share one.
     static func stems(for inputs: [String]) -> [String] {
-        let names = inputs.map { URL(fileURLWithPath: $0).lastPathComponent }
+        let names = inputs.map { RemoteInputs.isURL($0) ? RemoteInputs.fileName(of: $0) : URL(fileURLWithPath: $0).lastPathComponent }
         let bare = names.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent }
         var counts: [String: Int] = [:]
         for stem in bare { counts[stem, default: 0] += 1 }

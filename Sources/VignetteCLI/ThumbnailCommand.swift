@@ -11,16 +11,17 @@ import Vignette
 struct ThumbnailCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbnail",
-        abstract: "Make thumbnails of images (files, folders, globs) into a folder.",
+        abstract: "Make thumbnails of images (files, URLs, folders, globs) into a folder.",
         discussion: """
             Writes DIR/<input name without extension>.<format extension> for each input (see --name); inputs whose \
             names differ only in their extension (photo.gif, photo.webp) keep it (photo.gif.png, photo.webp.png). \
-            A folder stands for its images, recursively. A failed input gets one line on standard error and the \
+            A folder stands for its images, recursively; an http(s) URL is downloaded once however often it is given \
+            (with --cache, the download is kept there too). A failed input gets one line on standard error and the \
             exit status is 1; the other inputs are still written. No partial output file is ever left behind. \
             Ctrl-C stops taking inputs, lets those in flight finish, reports what was done and exits 130.
             """)
 
-    @Argument(help: "Image files, folders (their images, recursively) or quoted glob patterns.")
+    @Argument(help: "Image files, http(s) URLs, folders (their images, recursively) or quoted glob patterns.")
     var inputs: [String] = []
 
     @Option(help: ArgumentHelp("The box: N for N×N, or WxH.", valueName: "N|WxH"))
@@ -86,10 +87,14 @@ struct ThumbnailCommand: ParsableCommand {
 
         var options = ThumbnailOptions(width: size.width, height: size.height, fit: fit)
         options.blurSigma = blur ?? 0
+        let dataCache = try cache.map { try DataCache(path: $0) }
+        let thumbnailer = Thumbnailer(options: options)
+        let remote = files.contains(where: RemoteInputs.isURL) ? try RemoteInputs(cache: dataCache, limits: thumbnailer.limits) : nil
+        defer { remote?.finish() }
         let job = ThumbnailJob(
-            thumbnailer: Thumbnailer(options: options), format: format, alphaFormat: alphaFormat, quality: quality,
+            thumbnailer: thumbnailer, format: format, alphaFormat: alphaFormat, quality: quality,
             keepMetadata: keepMetadata || !strip, folder: out, template: name,
-            cache: try cache.map { try DataCache(path: $0) }, skipExisting: skipExisting, claims: OutputClaims())
+            cache: dataCache, skipExisting: skipExisting, claims: OutputClaims(), remote: remote)
 
         let progress = ProgressBar(total: files.count)
         for problem in expansion.problems { progress.line("vignette: \(problem.input): \(problem.reason)") }

@@ -29,9 +29,11 @@ struct ThumbnailJob: Sendable {
     let cache: DataCache?
     let skipExisting: Bool
     let claims: OutputClaims
+    /// Loads http(s) inputs; nil when there are none.
+    let remote: RemoteInputs?
 
     func run(input: String, stem: String) throws -> Outcome {
-        let data = try InputFile.read(input, limits: thumbnailer.limits)
+        let data = try read(input)
         // With --skip-existing the output's name must be known before any work: read the header.
         if skipExisting {
             let info = try ImageDecoder(limits: thumbnailer.limits).probe(data)
@@ -69,6 +71,11 @@ struct ThumbnailJob: Sendable {
         try OutputFile.write(encoded, to: path)
         if let cache, let key { cache.storeData(encoded, for: key) }
         return Outcome(output: path, width: size.width, height: size.height, bytes: encoded.count)
+    }
+
+    private func read(_ input: String) throws -> Data {
+        if let remote, RemoteInputs.isURL(input) { return try remote.data(at: input) }
+        return try InputFile.read(input, limits: thumbnailer.limits)
     }
 
     private func encoding(hasAlpha: Bool) -> EncodingFormat {

@@ -7,10 +7,24 @@ import Foundation
 /// Loads the bytes of a request's source. The pipeline calls it on its loading stage, at most
 /// `Configuration.loadingConcurrency` at once, and cancels the calling task when nobody wants the
 /// data any more.
+///
+/// A loader implements `loadData(for:progress:)`; a loader that streams (HTTP) also implements
+/// `loadData(for:context:)`, which hands the bytes received so far to the pipeline (for progress
+/// and previews) and can revalidate the disk cache's expired copy.
 public protocol DataLoading: Sendable {
     /// The bytes of `request.source`; `progress(completed, total)` may be called as they arrive
     /// (`total` is -1 when unknown).
     func loadData(for request: ImageRequest, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> Data
+
+    /// The bytes of `request.source` with what is known about caching them. The default calls
+    /// `loadData(for:progress:)`.
+    func loadData(for request: ImageRequest, context: DataLoadingContext) async throws -> LoadedData
+}
+
+extension DataLoading {
+    public func loadData(for request: ImageRequest, context: DataLoadingContext) async throws -> LoadedData {
+        LoadedData(data: try await loadData(for: request, progress: context.progress))
+    }
 }
 
 /// An error of the built-in loaders.

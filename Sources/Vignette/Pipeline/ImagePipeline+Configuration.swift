@@ -24,6 +24,14 @@ extension ImagePipeline {
         public var encodingConcurrency: Int
         /// Limits applied when decoding.
         public var decodingLimits: DecodingLimits
+        /// Decode previews from partial data while it arrives (progressive JPEG, WebP) and deliver
+        /// them as `ImageTask` preview events (off by default).
+        public var isProgressiveDecodingEnabled: Bool
+        /// At most one preview per this interval for a download (0.5 s by default).
+        public var progressiveDecodingInterval: Duration
+        /// Previews go to the memory cache until the final image replaces them (on by default);
+        /// `image(for:)` never returns a preview as final.
+        public var isStoringPreviewsInMemoryCache: Bool
 
         public init(
             dataLoader: any DataLoading = FileDataLoader(), imageCache: ImageCache? = ImageCache(),
@@ -44,6 +52,9 @@ extension ImagePipeline {
             processingConcurrency = cores
             encodingConcurrency = max(1, cores / 2)
             self.decodingLimits = decodingLimits
+            isProgressiveDecodingEnabled = false
+            progressiveDecodingInterval = .milliseconds(500)
+            isStoringPreviewsInMemoryCache = true
         }
 
         static var activeProcessorCount: Int {

@@ -42,3 +42,23 @@ extension ImagePipeline {
         dataCache.storeData(encoded, for: key)
     }
 }
+
+extension ImagePipeline {
+    /// The key of the metadata (validators, expiry) kept beside the original bytes under `key`.
+    static func metadataKey(for key: String) -> String { key + "\u{0}metadata" }
+
+    func storedMetadata(for key: String, in dataCache: DataCache) -> ResponseMetadata? {
+        guard let data = dataCache.data(for: ImagePipeline.metadataKey(for: key)) else { return nil }
+        return try? JSONDecoder().decode(ResponseMetadata.self, from: data)
+    }
+
+    /// Keeps `metadata` beside the bytes under `key`, or removes stale metadata when there is none.
+    func storeMetadata(_ metadata: ResponseMetadata?, for key: String, in dataCache: DataCache) {
+        let metadataKey = ImagePipeline.metadataKey(for: key)
+        guard let metadata, let encoded = try? JSONEncoder().encode(metadata) else {
+            if dataCache.containsData(for: metadataKey) { dataCache.removeData(for: metadataKey) }
+            return
+        }
+        dataCache.storeData(encoded, for: metadataKey)
+    }
+}

@@ -5,38 +5,51 @@ import Foundation
 #endif
 
 extension ImagePipeline {
-    /// The shared work that loads `request`'s bytes: disk cache of originals, else the data loader
-    /// (storing the bytes when the policy says so).
+    /// The shared work that loads `request`'s bytes: disk cache of originals (revalidated with the
+    /// loader when they have expired and carry validators), else the data loader, storing the
+    /// bytes and their metadata when the policy says so. The bytes so far go to subscribers that
+    /// asked for previews.
     func loadWork(for request: ImageRequest) -> SharedWork<Data> {
         let key = DiskKeys.original(request)
         return node(in: \.loads, key: key, priority: request.priority) { [self] work in
             let options = request.options
             let dataCache = configuration.dataCache
             let readsDisk = !options.contains(.disableDiskCacheReads) && !options.contains(.reloadIgnoringCachedData)
-            if readsDisk, let cached = dataCache?.data(for: key) {
-                work.reportProgress(completed: Int64(cached.count), total: Int64(cached.count))
-                return cached
+            var expired: CachedData?
+            if readsDisk, let dataCache, let cached = dataCache.data(for: key) {
+                let metadata = storedMetadata(for: key, in: dataCache)
+                if let metadata, metadata.needsRevalidation(), !options.contains(.returnCacheDataDontLoad) {
+                    expired = CachedData(data: cached, metadata: metadata)
+                } else {
+                    work.reportProgress(completed: Int64(cached.count), total: Int64(cached.count))
+                    return cached
+                }
             }
             if options.contains(.returnCacheDataDontLoad) { throw ImagePipelineError.dataMissingInCache }
             let loader = configuration.dataLoader
-            let data: Data
+            let context = DataLoadingContext(cached: expired, received: { data, total in
+                work.reportProgress(completed: Int64(data.count), total: total)
+                work.publishPreview(data)
+            }, progress: { completed, total in
+                work.reportProgress(completed: completed, total: total)
+            })
+            let loaded: LoadedData
             do {
-                data = try await work.run(on: loading) {
-                    try await loader.loadData(for: request) { completed, total in
-                        work.reportProgress(completed: completed, total: total)
-                    }
-                }
+                loaded = try await work.run(on: loading) { try await loader.loadData(for: request, context: context) }
             } catch let error as CancellationError {
                 throw error
             } catch {
-                throw ImagePipelineError.dataLoadingFailed(message: (error as? ImagingError)?.message ?? "\(error)")
+                throw ImagePipelineError.dataLoadingFailed(error)
             }
-            if let dataCache, !options.contains(.disableDiskCacheWrites),
-                configuration.dataCachePolicy.storesOriginalData(hasProcessors: request.hasProcessing)
-            {
-                dataCache.storeData(data, for: key)
+            if let dataCache, !options.contains(.disableDiskCacheWrites) {
+                if loaded.isNotModified {
+                    storeMetadata(loaded.metadata, for: key, in: dataCache)
+                } else if expired != nil || configuration.dataCachePolicy.storesOriginalData(hasProcessors: request.hasProcessing) {
+                    dataCache.storeData(loaded.data, for: key)
+                    storeMetadata(loaded.metadata, for: key, in: dataCache)
+                }
             }
-            return data
+            return loaded.data
         }
     }
 
@@ -46,17 +59,28 @@ extension ImagePipeline {
         let key = ImageKey(request).prefix(processorCount)
         return node(in: \.images, key: key, priority: request.priority) { [self] work in
             if processorCount == 0 {
-                let data = try await work.value(of: loadWork(for: request)) { completed, total in
-                    work.reportProgress(completed: completed, total: total)
+                var onPreview: (@Sendable (Data) -> Void)?
+                if configuration.isProgressiveDecodingEnabled {
+                    let previews = PreviewDecoding(pipeline: self, work: work, thumbnail: request.thumbnail)
+                    onPreview = { prefix in previews.offer(prefix) }
                 }
+                let data = try await work.value(of: loadWork(for: request), onProgress: { completed, total in
+                    work.reportProgress(completed: completed, total: total)
+                }, onPreview: onPreview)
                 let thumbnail = request.thumbnail
                 let limits = configuration.decodingLimits
                 return try await work.run(on: decoding) {
                     try ImagePipeline.decode(data, thumbnail: thumbnail, limits: limits)
                 }
             }
-            let input = try await work.value(of: imageWork(for: request, processorCount: processorCount - 1))
             let processor = request.processors[processorCount - 1]
+            var onPreview: (@Sendable (ImageContainer) -> Void)?
+            if configuration.isProgressiveDecodingEnabled {
+                let previews = PreviewProcessing(pipeline: self, work: work, processor: processor)
+                onPreview = { preview in previews.offer(preview) }
+            }
+            let input = try await work.value(
+                of: imageWork(for: request, processorCount: processorCount - 1), onPreview: onPreview)
             return try await work.run(on: processing) {
                 do throws(ImagingError) {
                     return ImageContainer(image: try processor.process(input.image).materialized())

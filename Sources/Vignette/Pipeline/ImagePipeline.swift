@@ -51,7 +51,7 @@ public final class ImagePipeline: Sendable {
 
     /// The image for `request`: from the memory cache without any task when it is there.
     public func image(for request: ImageRequest) async throws(ImagePipelineError) -> Image {
-        if let cached = cachedImage(for: request) { return cached.image }
+        if let cached = cachedImage(for: request), !cached.isPreview { return cached.image }
         return try await response(for: request, task: nil).image
     }
 
@@ -89,7 +89,8 @@ public final class ImagePipeline: Sendable {
         return task
     }
 
-    /// The memory-cached image for `request`, if any (no I/O, no task).
+    /// The memory-cached image for `request`, if any (no I/O, no task); it may be a preview
+    /// (`isPreview`) while the final image is on its way.
     public func cachedImage(for request: ImageRequest) -> ImageContainer? {
         guard let cache = configuration.imageCache,
             !request.options.contains(.disableMemoryCacheReads), !request.options.contains(.reloadIgnoringCachedData)
@@ -124,15 +125,20 @@ public final class ImagePipeline: Sendable {
         do {
             try checkValid()
             if let cached = cachedImage(for: request) {
-                return ImageResponse(container: cached, request: request, cacheType: .memory)
+                if !cached.isPreview { return ImageResponse(container: cached, request: request, cacheType: .memory) }
+                task?.reportPreview(cached)
             }
             if let fromDisk = try await processedImageFromDisk(for: request, task: task) {
                 storeInMemory(fromDisk, for: request)
                 return ImageResponse(container: fromDisk, request: request, cacheType: .disk)
             }
+            var onPreview: (@Sendable (ImageContainer) -> Void)?
+            if let task, configuration.isProgressiveDecodingEnabled {
+                onPreview = { [self] preview in deliverPreview(preview, for: request, to: task) }
+            }
             let container = try await subscribe(
                 to: { self.imageWork(for: request, processorCount: request.processors.count) },
-                priority: task?.priority ?? request.priority, task: task)
+                priority: task?.priority ?? request.priority, task: task, onPreview: onPreview)
             storeInMemory(container, for: request)
             try await storeProcessedImageOnDisk(container, for: request)
             return ImageResponse(container: container, request: request, cacheType: nil)
@@ -152,7 +158,8 @@ public final class ImagePipeline: Sendable {
     /// Waits for the work `make` finds or creates. A node cancelled by others just before this
     /// caller subscribed is replaced by a fresh one.
     func subscribe<Value: Sendable>(
-        to make: () -> SharedWork<Value>, priority: ImageRequest.Priority, task: ImageTask?
+        to make: () -> SharedWork<Value>, priority: ImageRequest.Priority, task: ImageTask?,
+        onPreview: (@Sendable (Value) -> Void)? = nil
     ) async throws -> Value {
         while true {
             try checkValid()
@@ -160,14 +167,22 @@ public final class ImagePipeline: Sendable {
             let id = work.makeSubscriberID()
             task?.attach { priority in work.setPriority(priority, for: id) }
             do {
-                return try await work.value(id: id, priority: task?.priority ?? priority) { completed, total in
+                return try await work.value(id: id, priority: task?.priority ?? priority, onProgress: { completed, total in
                     task?.report(completed: completed, total: total)
-                }
+                }, onPreview: onPreview)
             } catch is CancellationError where !Task.isCancelled && !(task?.isCancelled ?? false) {
                 try checkValid()
                 continue
             }
         }
+    }
+
+    /// A preview for `task`: an event, and the memory cache's entry until the final image comes.
+    func deliverPreview(_ preview: ImageContainer, for request: ImageRequest, to task: ImageTask) {
+        if configuration.isStoringPreviewsInMemoryCache, cachedImage(for: request)?.isPreview ?? true {
+            storeInMemory(preview, for: request)
+        }
+        task.reportPreview(preview)
     }
 
     func storeInMemory(_ container: ImageContainer, for request: ImageRequest) {

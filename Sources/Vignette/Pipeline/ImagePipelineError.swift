@@ -6,8 +6,9 @@ public enum ImagePipelineError: Error, Sendable, CustomStringConvertible {
     case pipelineInvalidated
     /// `returnCacheDataDontLoad` was set and the caches had nothing.
     case dataMissingInCache
-    /// The data loader failed; `message` is its error.
-    case dataLoadingFailed(message: String)
+    /// The data loader failed with `error` (an `HTTPLoadingError` from VignetteHTTP's loader, an
+    /// `ImagingError` for a file over the limits, a `DataLoadingError` …).
+    case dataLoadingFailed(any Error)
     /// Decoding failed (bad bytes, a limit, …).
     case decodingFailed(ImagingError)
     /// A processor failed.
@@ -18,7 +19,7 @@ public enum ImagePipelineError: Error, Sendable, CustomStringConvertible {
         case .cancelled: "cancelled"
         case .pipelineInvalidated: "the pipeline was invalidated"
         case .dataMissingInCache: "not in the cache, and loading was not allowed"
-        case .dataLoadingFailed(let message): "loading failed: \(message)"
+        case .dataLoadingFailed(let error): "loading failed: \((error as? ImagingError)?.message ?? "\(error)")"
         case .decodingFailed(let error): "decoding failed: \(error.message)"
         case .processingFailed(let processor, let error): "\(processor) failed: \(error.message)"
         }
@@ -28,6 +29,6 @@ public enum ImagePipelineError: Error, Sendable, CustomStringConvertible {
         if let error = error as? ImagePipelineError { return error }
         if error is CancellationError { return .cancelled }
         if let error = error as? ImagingError { return .decodingFailed(error) }
-        return .dataLoadingFailed(message: "\(error)")
+        return .dataLoadingFailed(error)
     }
 }

@@ -14,6 +14,7 @@ public final class ImageTask: Sendable {
         var forwardPriority: (@Sendable (ImageRequest.Priority) -> Void)?
         var progress: (completed: Int64, total: Int64) = (0, 0)
         var isCancelled = false
+        var isFinished = false
         var runner: Task<ImageResponse, any Error>?
     }
 
@@ -37,6 +38,7 @@ public final class ImageTask: Sendable {
             } catch {
                 result = .failure(isCancelled ? .cancelled : error)
             }
+            state.withLock { $0.isFinished = true }
             continuation.yield(.finished(result))
             continuation.finish()
             return try result.get()
@@ -95,6 +97,13 @@ public final class ImageTask: Sendable {
 
     func attach(_ forward: @escaping @Sendable (ImageRequest.Priority) -> Void) {
         state.withLock { $0.forwardPriority = forward }
+    }
+
+    func reportPreview(_ preview: ImageContainer) {
+        // Under the lock, so that no preview follows `finished`.
+        state.withLock { state in
+            if !state.isFinished { continuation.yield(.preview(preview)) }
+        }
     }
 
     func report(completed: Int64, total: Int64) {

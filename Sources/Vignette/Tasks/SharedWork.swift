@@ -13,6 +13,7 @@ final class SharedWork<Value: Sendable>: Sendable {
         var priority: Priority
         var continuation: CheckedContinuation<Value, any Error>?
         var onProgress: (@Sendable (Int64, Int64) -> Void)?
+        var onPreview: (@Sendable (Value) -> Void)?
     }
 
     private struct State: Sendable {
@@ -59,13 +60,17 @@ final class SharedWork<Value: Sendable>: Sendable {
 
     /// Waits for the value as subscriber `id` at `priority`. Leaving (the caller's task being
     /// cancelled) returns `CancellationError` at once, whatever the work is doing.
-    func value(id: Int, priority: Priority, onProgress: (@Sendable (Int64, Int64) -> Void)? = nil) async throws -> Value {
+    func value(
+        id: Int, priority: Priority, onProgress: (@Sendable (Int64, Int64) -> Void)? = nil,
+        onPreview: (@Sendable (Value) -> Void)? = nil
+    ) async throws -> Value {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let immediate = state.withLock { state -> Result<Value, any Error>? in
                     if let result = state.result { return result }
                     if state.cancelledEarly.remove(id) != nil { return .failure(CancellationError()) }
-                    state.subscribers[id] = Subscriber(priority: priority, continuation: continuation, onProgress: onProgress)
+                    state.subscribers[id] = Subscriber(
+                        priority: priority, continuation: continuation, onProgress: onProgress, onPreview: onPreview)
                     return nil
                 }
                 if let immediate {
@@ -142,6 +147,18 @@ final class SharedWork<Value: Sendable>: Sendable {
         for handler in handlers { handler(completed, total) }
     }
 
+    /// Whether a subscriber asked for previews (partial values before the final one).
+    var wantsPreviews: Bool { state.withLock { $0.subscribers.values.contains { $0.onPreview != nil } } }
+
+    /// Hands every subscriber that asked for previews a partial value: the bytes so far for a
+    /// load, a preview image for an image. Nothing is delivered once the work has finished.
+    func publishPreview(_ value: Value) {
+        let handlers = state.withLock { state in
+            state.result == nil ? state.subscribers.values.compactMap(\.onPreview) : []
+        }
+        for handler in handlers { handler(value) }
+    }
+
     private func updatePriority() {
         let (newPriority, listeners) = state.withLock { state -> (Priority?, [@Sendable (Priority) -> Void]) in
             guard let highest = state.subscribers.values.map(\.priority).max(), highest != state.priority else { return (nil, []) }
@@ -169,12 +186,14 @@ final class SharedWork<Value: Sendable>: Sendable {
 extension SharedWork {
     /// Subscribes to `dependency` from inside this work's body, at this work's priority and
     /// following its changes; leaves it if this work is cancelled.
-    func value<Input: Sendable>(of dependency: SharedWork<Input>,
-                                onProgress: (@Sendable (Int64, Int64) -> Void)? = nil) async throws -> Input {
+    func value<Input: Sendable>(
+        of dependency: SharedWork<Input>, onProgress: (@Sendable (Int64, Int64) -> Void)? = nil,
+        onPreview: (@Sendable (Input) -> Void)? = nil
+    ) async throws -> Input {
         let id = dependency.makeSubscriberID()
         let token = addListener { [weak dependency] priority in dependency?.setPriority(priority, for: id) }
         defer { removeListener(token) }
-        return try await dependency.value(id: id, priority: priority, onProgress: onProgress)
+        return try await dependency.value(id: id, priority: priority, onProgress: onProgress, onPreview: onPreview)
     }
 
     /// Runs `job` on a CPU stage at this work's priority (following its changes). If this work is

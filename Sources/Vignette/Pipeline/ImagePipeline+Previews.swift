@@ -1,0 +1,79 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Decodes previews for a decode node from the bytes received so far: at most one at a time, no
+/// more often than `Configuration.progressiveDecodingInterval`, only while a subscriber wants
+/// previews. Previews are made by `ProgressiveDecoder` (libwebp's incremental decoder, libvips
+/// with fail-on none for progressive JPEG), turned upright and fitted to the request's
+/// thumbnail box on a decoding thread.
+final class PreviewDecoding: Sendable {
+    private let stage: ThreadStage
+    private let work: SharedWork<ImageContainer>
+    private let thumbnail: ThumbnailOptions?
+    private let decoder: ProgressiveDecoder
+    private let interval: Duration
+    private let state = Locked<(last: ContinuousClock.Instant?, busy: Bool)>((nil, false))
+
+    init(pipeline: ImagePipeline, work: SharedWork<ImageContainer>, thumbnail: ThumbnailOptions?) {
+        stage = pipeline.decoding
+        self.work = work
+        self.thumbnail = thumbnail
+        decoder = ProgressiveDecoder(limits: pipeline.configuration.decodingLimits)
+        interval = pipeline.configuration.progressiveDecodingInterval
+    }
+
+    /// More bytes arrived: decode a preview unless one is being made or the last was too recent.
+    func offer(_ prefix: Data) {
+        guard work.wantsPreviews else { return }
+        let now = ContinuousClock.now
+        let interval = interval
+        let go = state.withLock { state -> Bool in
+            if state.busy { return false }
+            if let last = state.last, now - last < interval { return false }
+            state = (now, true)
+            return true
+        }
+        guard go else { return }
+        Task { [self] in
+            defer { state.withLock { $0.busy = false } }
+            let decoder = decoder, thumbnail = thumbnail
+            let preview = try? await work.run(on: stage) { () throws(ImagingError) -> ImageContainer? in
+                guard var image = decoder.preview(from: prefix) else { return nil }
+                if image.orientation != 1, thumbnail?.autoOrient ?? true { image = try image.autoOriented() }
+                if let thumbnail { image = try image.resized(toFit: thumbnail) }
+                return ImageContainer(image: try image.materialized(), isPreview: true)
+            }
+            if let preview = preview ?? nil { work.publishPreview(preview) }
+        }
+    }
+}
+
+/// Runs a processor node's processor over its input's previews, one at a time (a preview that
+/// arrives while one is being processed is skipped), on a processing thread.
+final class PreviewProcessing: Sendable {
+    private let stage: ThreadStage
+    private let work: SharedWork<ImageContainer>
+    private let processor: any ImageProcessing
+    private let busy = Locked(false)
+
+    init(pipeline: ImagePipeline, work: SharedWork<ImageContainer>, processor: any ImageProcessing) {
+        stage = pipeline.processing
+        self.work = work
+        self.processor = processor
+    }
+
+    func offer(_ input: ImageContainer) {
+        guard work.wantsPreviews, busy.withLock({ busy in defer { busy = true }; return !busy }) else { return }
+        Task { [self] in
+            defer { busy.withLock { $0 = false } }
+            let processor = processor
+            let preview = try? await work.run(on: stage) {
+                ImageContainer(image: try processor.process(input.image).materialized(), isPreview: true)
+            }
+            if let preview { work.publishPreview(preview) }
+        }
+    }
+}

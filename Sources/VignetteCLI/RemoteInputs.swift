@@ -1,0 +1,85 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Dispatch
+import Vignette
+import VignetteHTTP
+
+/// http(s) inputs, loaded through an `ImagePipeline` over VignetteHTTP's loader: equal URLs in
+/// flight share one download, and the bytes stay in a disk cache for the run (the `--cache`
+/// folder when given, else a temporary folder removed at the end), so a URL given twice is
+/// fetched once.
+final class RemoteInputs: Sendable {
+    private let pipeline: ImagePipeline
+    private let temporaryFolder: String?
+
+    static func isURL(_ input: String) -> Bool {
+        let lowered = input.lowercased()
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+    }
+
+    /// A loader for this run's URLs; `cache` is the `--cache` `DataCache`, if any.
+    init(cache: DataCache?, limits: DecodingLimits) throws {
+        let dataCache: DataCache
+        if let cache {
+            dataCache = cache
+            temporaryFolder = nil
+        } else {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vignette-downloads-\(UUID().uuidString)").path
+            dataCache = try DataCache(path: folder)
+            temporaryFolder = folder
+        }
+        let loader = HTTPDataLoader(configuration: HTTPDataLoader.Configuration(maximumResponseSize: limits.maxInputBytes))
+        pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(
+            dataLoader: loader, imageCache: nil, dataCache: dataCache, dataCachePolicy: .storeOriginalData,
+            decodingLimits: limits))
+    }
+
+    /// Removes the run's temporary download folder.
+    func finish() {
+        pipeline.configuration.dataCache?.flush()
+        if let temporaryFolder { try? FileManager.default.removeItem(atPath: temporaryFolder) }
+    }
+
+    /// The bytes at `url`, waiting on the calling (Dispatch) thread. Failures are `ImagingError`s
+    /// whose message names the HTTP status, the limit or the network problem.
+    func data(at url: String) throws(ImagingError) -> Data {
+        guard let parsed = URL(string: url), parsed.host != nil else { throw ImagingError(.invalidArgument, "not a valid URL") }
+        let result = Locked<Result<Data, ImagingError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let pipeline = pipeline
+        Task {
+            let outcome: Result<Data, ImagingError>
+            do throws(ImagePipelineError) {
+                outcome = .success(try await pipeline.data(for: ImageRequest(url: parsed)))
+            } catch {
+                outcome = .failure(RemoteInputs.imagingError(error))
+            }
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        done.wait()
+        guard let outcome = result.withLock({ $0 }) else { throw ImagingError(.io, "the download did not finish") }
+        return try outcome.get()
+    }
+
+    static func imagingError(_ error: ImagePipelineError) -> ImagingError {
+        switch error {
+        case .dataLoadingFailed(let error as HTTPLoadingError):
+            let kind: ImagingError.Kind = error.kind == .responseTooLarge ? .limitExceeded : .io
+            return ImagingError(kind, error.message)
+        case .dataLoadingFailed(let error as ImagingError), .decodingFailed(let error):
+            return error
+        default:
+            return ImagingError(.io, "\(error)")
+        }
+    }
+
+    /// The file name a URL's output is named after: its path's last component, else "index".
+    static func fileName(of url: String) -> String {
+        let name = URL(string: url)?.lastPathComponent ?? ""
+        return name.isEmpty || name == "/" ? "index" : name
+    }
+}

@@ -1,0 +1,157 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import Vignette
+
+/// Loads `.url` sources over HTTP(S) with AsyncHTTPClient (other sources go to `fallback`, the
+/// file loader by default): bodies streamed with progress, a maximum response size, connect,
+/// read and request timeouts, a redirect limit, typed errors with the status, a token-bucket
+/// rate limiter, resumable downloads (`Range` + `If-Range` after a download broke off, when the
+/// server sent `Accept-Ranges: bytes` and a validator) and revalidation of the disk cache's
+/// expired copies (`If-None-Match` / `If-Modified-Since`; 304 reuses the cached bytes).
+///
+/// Use one loader for many requests: it owns an `HTTPClient` (a connection pool), shut down when
+/// the loader goes away or by `shutdown()`.
+public final class HTTPDataLoader: DataLoading {
+    public let configuration: Configuration
+    private let client: HTTPClient
+    private let fallback: any DataLoading
+    let resumableDownloads: ResumableDownloads
+
+    public init(configuration: Configuration = Configuration(), fallback: any DataLoading = FileDataLoader()) {
+        self.configuration = configuration
+        self.fallback = fallback
+        resumableDownloads = ResumableDownloads(limit: configuration.resumableDataLimit)
+        let redirects: HTTPClient.Configuration.RedirectConfiguration = configuration.maximumRedirects > 0
+            ? .follow(max: configuration.maximumRedirects, allowCycles: false) : .disallow
+        let timeout = HTTPClient.Configuration.Timeout(
+            connect: TimeAmount(configuration.connectTimeout), read: TimeAmount(configuration.readTimeout))
+        client = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: HTTPClient.Configuration(redirectConfiguration: redirects, timeout: timeout))
+    }
+
+    deinit {
+        _ = client.shutdown()
+    }
+
+    /// Closes the client's connections; later loads fail.
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+
+    public func loadData(for request: ImageRequest, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> Data {
+        let context = DataLoadingContext(received: { data, total in progress(Int64(data.count), total) }, progress: progress)
+        return try await loadData(for: request, context: context).data
+    }
+
+    public func loadData(for request: ImageRequest, context: DataLoadingContext) async throws -> LoadedData {
+        guard case .url(let url) = request.source else { return try await fallback.loadData(for: request, context: context) }
+        let address = url.absoluteString
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            throw HTTPLoadingError(.invalidURL, url: address, message: "not an http(s) URL")
+        }
+        if let limiter = configuration.rateLimiter { try await limiter.acquire() }
+
+        var outgoing = HTTPClientRequest(url: address)
+        outgoing.headers.add(name: "User-Agent", value: configuration.userAgent)
+        for (name, value) in configuration.headers { outgoing.headers.add(name: name, value: value) }
+        var partial: ResumableDownloads.Partial?
+        if let cached = context.cached {
+            if let etag = cached.metadata.etag { outgoing.headers.add(name: "If-None-Match", value: etag) }
+            if let lastModified = cached.metadata.lastModified { outgoing.headers.add(name: "If-Modified-Since", value: lastModified) }
+        } else if let resumable = resumableDownloads.take(for: address) {
+            partial = resumable
+            outgoing.headers.add(name: "Range", value: "bytes=\(resumable.data.count)-")
+            outgoing.headers.add(name: "If-Range", value: resumable.validator)
+        }
+
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(outgoing, timeout: TimeAmount(configuration.requestTimeout))
+        } catch {
+            if let partial { resumableDownloads.keep(partial, for: address) }
+            throw Self.translate(error, url: address)
+        }
+        let now = Date().timeIntervalSince1970
+        let status = Int(response.status.code)
+        if status == 304, let cached = context.cached {
+            let fresh = CacheHeaders.metadata(of: response.headers, now: now)
+            let metadata = ResponseMetadata(
+                etag: fresh?.etag ?? cached.metadata.etag, lastModified: fresh?.lastModified ?? cached.metadata.lastModified,
+                expiresAt: fresh?.expiresAt)
+            context.received(cached.data, Int64(cached.data.count))
+            return LoadedData(data: cached.data, metadata: metadata, isNotModified: true)
+        }
+        var data = Data()
+        if status == 206, let partial, Self.contentRangeStart(response.headers) == partial.data.count {
+            data = partial.data
+        } else if !(200...299).contains(status) || status == 206 {
+            throw HTTPLoadingError(.badStatus, url: address, statusCode: status, message: "HTTP \(status) \(response.status.reasonPhrase)")
+        }
+        let body = try await receiveBody(of: response, after: data, url: address, context: context)
+        return LoadedData(data: body, metadata: CacheHeaders.metadata(of: response.headers, now: now))
+    }
+
+    /// Streams the body onto `prefix` within the size limit; keeps what arrived for a resume when
+    /// the stream breaks off and the server allows ranges.
+    private func receiveBody(
+        of response: HTTPClientResponse, after prefix: Data, url: String, context: DataLoadingContext
+    ) async throws -> Data {
+        let limit = configuration.maximumResponseSize
+        let declared = response.headers.first(name: "Content-Length").flatMap { Int($0) }
+        if let declared, prefix.count + declared > limit {
+            throw HTTPLoadingError(.responseTooLarge, url: url, message: "the response is \(prefix.count + declared) bytes, over the limit of \(limit)")
+        }
+        let total = declared.map { Int64(prefix.count + $0) } ?? -1
+        let acceptsRanges = response.headers[canonicalForm: "Accept-Ranges"].contains { $0.lowercased() == "bytes" }
+        let validator = acceptsRanges && configuration.resumableDataLimit > 0 ? CacheHeaders.rangeValidator(of: response.headers) : nil
+        var data = prefix
+        if let declared { data.reserveCapacity(prefix.count + declared) }
+        do {
+            for try await buffer in response.body {
+                data.append(contentsOf: buffer.readableBytesView)
+                if data.count > limit {
+                    throw HTTPLoadingError(.responseTooLarge, url: url, message: "the response passed the limit of \(limit) bytes")
+                }
+                context.received(data, total)
+            }
+        } catch {
+            if let validator, !(error is HTTPLoadingError) {
+                resumableDownloads.keep(ResumableDownloads.Partial(data: data, validator: validator), for: url)
+            }
+            throw Self.translate(error, url: url)
+        }
+        return data
+    }
+
+    /// N of `Content-Range: bytes N-M/T`.
+    static func contentRangeStart(_ headers: HTTPHeaders) -> Int? {
+        guard let range = headers.first(name: "Content-Range"), range.hasPrefix("bytes ") else { return nil }
+        return range.dropFirst(6).split(separator: "-").first.flatMap { Int($0) }
+    }
+
+    /// AsyncHTTPClient's and NIO's errors as `HTTPLoadingError`s; cancellation stays cancellation.
+    static func translate(_ error: any Error, url: String) -> any Error {
+        if error is CancellationError || error is HTTPLoadingError { return error }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .cancelled: return CancellationError()
+            case .readTimeout, .connectTimeout, .deadlineExceeded:
+                return HTTPLoadingError(.timedOut, url: url, message: "timed out (\(error))")
+            case .redirectLimitReached, .redirectCycleDetected:
+                return HTTPLoadingError(.tooManyRedirects, url: url, message: "\(error)")
+            case .invalidURL, .emptyHost, .emptyScheme:
+                return HTTPLoadingError(.invalidURL, url: url, message: "\(error)")
+            default: break
+            }
+        }
+        if Task.isCancelled { return CancellationError() }
+        return HTTPLoadingError(.connectionFailed, url: url, message: "\(error)")
+    }
+}

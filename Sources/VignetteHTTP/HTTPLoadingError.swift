@@ -1,0 +1,34 @@
+/// Why an HTTP load failed. The pipeline hands it on inside
+/// `ImagePipelineError.dataLoadingFailed`.
+public struct HTTPLoadingError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The server answered with a status other than 2xx (or 304 to a conditional request).
+        case badStatus
+        /// The body is, or would be, larger than `maximumResponseSize`.
+        case responseTooLarge
+        /// Connecting, or waiting for the next bytes, took longer than allowed.
+        case timedOut
+        /// More redirects than `maximumRedirects`, or a cycle.
+        case tooManyRedirects
+        /// The URL is not an http(s) URL the client can use.
+        case invalidURL
+        /// The connection could not be made or broke off.
+        case connectionFailed
+    }
+
+    public let kind: Kind
+    /// The URL that was asked for.
+    public let url: String
+    /// The response status for `.badStatus`.
+    public let statusCode: Int?
+    public let message: String
+
+    public init(_ kind: Kind, url: String, statusCode: Int? = nil, message: String) {
+        self.kind = kind
+        self.url = url
+        self.statusCode = statusCode
+        self.message = message
+    }
+
+    public var description: String { "\(url): \(message)" }
+}

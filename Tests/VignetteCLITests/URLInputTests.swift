@@ -1,0 +1,68 @@
+import Foundation
+import LoopbackHTTPServer
+import Testing
+import VignetteCodecs
+
+/// `vignette` with http(s) inputs, against a server on 127.0.0.1 that the test starts.
+@Suite("vignette with URLs")
+struct URLInputTests {
+    func withServer(_ body: (LoopbackHTTPServer) async throws -> Void) async throws {
+        let server = try await LoopbackHTTPServer.start()
+        do { try await body(server) } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    func fixture(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: CLI.fixtures.appendingPathComponent(name)))
+    }
+
+    @Test("thumbnail URL URL: the same URL given twice is fetched once")
+    func sameURLTwice() async throws {
+        let out = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        try await withServer { server in
+            server.setRoute("/photos/cat.jpg", Route(body: try fixture("baseline.jpg"), contentType: "image/jpeg"))
+            let url = server.url("/photos/cat.jpg")
+            let result = try await CLI.run(["thumbnail", url, url, "--size", "100", "--out", out.path, "--jobs", "2"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(server.requests(for: "/photos/cat.jpg").count == 1)
+            #expect(server.requests(for: "/photos/cat.jpg").first?.method == "GET")
+            let info = try ImageDecoder().probe(fileAt: out.appendingPathComponent("cat.jpg").path)
+            #expect(max(info.width, info.height) == 100)
+        }
+    }
+
+    @Test("a URL that 404s: exit 1, one line naming it, the other inputs still written")
+    func notFound() async throws {
+        let out = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        try await withServer { server in
+            server.setRoute("/ok.webp", Route(body: try fixture("lossy.webp")))
+            let missing = server.url("/missing.jpg")
+            let result = try await CLI.run([
+                "thumbnail", missing, server.url("/ok.webp"), CLI.fixtures.appendingPathComponent("baseline.jpg").path,
+                "--size", "64", "--out", out.path, "--json",
+            ])
+            #expect(result.status == 1)
+            #expect(result.stderrLines == ["vignette: \(missing): HTTP 404 Not Found"], "\(result.stderr)")
+            #expect(Set(CLI.files(in: out)) == ["ok.jpg", "baseline.jpg"])
+            #expect(result.stdout.contains("\"failed\":1"), "\(result.stdout)")
+        }
+    }
+
+    @Test("info URL prints the header of the downloaded image")
+    func info() async throws {
+        try await withServer { server in
+            server.setRoute("/p.jpg", Route(body: try fixture("progressive.jpg")))
+            let result = try await CLI.run(["info", server.url("/p.jpg"), server.url("/nothing")])
+            #expect(result.status == 1)
+            #expect(result.stdoutLines.count == 1)
+            #expect(result.stdout.contains("\"file\":\"\(server.url("/p.jpg"))\""), "\(result.stdout)")
+            #expect(result.stdout.contains("\"width\":640"))
+            #expect(result.stderrLines == ["vignette: \(server.url("/nothing")): HTTP 404 Not Found"])
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import LoopbackHTTPServer
+import Testing
+import Vignette
+import VignetteHTTP
+
+/// The pipeline over the HTTP loader and a real server on 127.0.0.1: coalescing, revalidation of
+/// the disk cache, previews from partial data.
+@Suite struct HTTPPipelineTests {
+    @Test("two concurrent requests for one URL make one HTTP request")
+    func concurrentRequestsCoalesce() async throws {
+        let original = try Files.fixture("baseline.jpg")
+        try await withServer { server in
+            server.setRoute("/a.jpg", Route(body: original, delivery: .dribble(chunkSize: 4096, interval: .milliseconds(20))))
+            let pipeline = ImagePipeline(configuration: .init(dataLoader: makeLoader(), imageCache: nil))
+            let url = URL(string: server.url("/a.jpg"))!
+            async let first = pipeline.image(for: ImageRequest(url: url))
+            async let second = pipeline.image(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(width: 64, height: 64)))
+            let (a, b) = try await (first, second)
+            #expect(a.width == 640 && max(b.width, b.height) == 64)
+            #expect(server.requests(for: "/a.jpg").count == 1)
+        }
+    }
+
+    @Test("an expired disk-cache entry with an ETag is revalidated: 304 reuses the cached bytes")
+    func revalidation() async throws {
+        let original = try Files.fixture("baseline.jpg")
+        let folder = try Files.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try await withServer { server in
+            server.setRoute("/stale.jpg", Route(body: original, headers: [("Cache-Control", "max-age=0")], etag: "\"e1\""))
+            server.setRoute("/fresh.jpg", Route(body: original, headers: [("Cache-Control", "max-age=3600")], etag: "\"e2\""))
+            for round in 0..<2 {
+                let cache = try DataCache(path: folder)
+                let pipeline = ImagePipeline(configuration: .init(dataLoader: makeLoader(), imageCache: nil, dataCache: cache))
+                for path in ["/stale.jpg", "/fresh.jpg"] {
+                    let data = try await pipeline.data(for: ImageRequest(url: URL(string: server.url(path))!))
+                    #expect(data == Data(original), "round \(round) \(path)")
+                }
+                cache.flush()
+            }
+            let stale = server.requests(for: "/stale.jpg")
+            #expect(stale.count == 2)
+            #expect(stale.last?.header("If-None-Match") == "\"e1\"")
+            #expect(server.requests(for: "/fresh.jpg").count == 1)
+        }
+    }
+
+    @Test("a dribbled progressive JPEG and WebP give previews before the final image, which equals a direct decode",
+          arguments: ["progressive.jpg", "lossy.webp"])
+    func previews(fixture: String) async throws {
+        let original = try Files.fixture(fixture)
+        try await withServer { server in
+            server.setRoute("/" + fixture, Route(body: original, delivery: .dribble(chunkSize: 1500, interval: .milliseconds(25))))
+            var configuration = ImagePipeline.Configuration(dataLoader: makeLoader())
+            configuration.isProgressiveDecodingEnabled = true
+            configuration.progressiveDecodingInterval = .milliseconds(10)
+            let pipeline = ImagePipeline(configuration: configuration)
+            let request = ImageRequest(url: URL(string: server.url("/" + fixture))!)
+            let task = pipeline.imageTask(with: request)
+            var previews: [ImageContainer] = []
+            var final: Image?
+            for await event in task.events {
+                switch event {
+                case .preview(let preview): previews.append(preview)
+                case .finished(let result): final = try result.get().image
+                case .progress: break
+                }
+            }
+            let image = try #require(final)
+            #expect(!previews.isEmpty)
+            #expect(previews.allSatisfy { $0.isPreview && $0.image.width == 640 && $0.image.height == 480 })
+            let direct = try ImageDecoder().decode(Data(original))
+            #expect(image.width == direct.width && image.height == direct.height)
+            #expect(try image.perceptualHash().distance(to: direct.perceptualHash()) == 0)
+            #expect(pipeline.cachedImage(for: request)?.isPreview == false)
+        }
+    }
+}

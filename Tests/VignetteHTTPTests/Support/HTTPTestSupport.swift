@@ -1,0 +1,75 @@
+import Foundation
+import LoopbackHTTPServer
+import Testing
+import Vignette
+import VignetteHTTP
+
+enum Files {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func fixture(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: repository.appendingPathComponent("Fixtures/\(name)")))
+    }
+
+    static func temporaryDirectory() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("vignette-http-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}
+
+/// Polls `condition` until it holds or `seconds` pass, without blocking Swift's pool.
+func eventually(_ seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}
+
+/// A started loopback server, stopped by `body`'s end whatever happens.
+func withServer<T>(_ body: (LoopbackHTTPServer) async throws -> T) async throws -> T {
+    let server = try await LoopbackHTTPServer.start()
+    do {
+        let result = try await body(server)
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
+
+/// A loader without the rate limiter (unless given) and short timeouts, for tests.
+func makeLoader(
+    maximumResponseSize: Int = 100 << 20, readTimeout: Duration = .seconds(20), rateLimiter: RateLimiter? = nil,
+    maximumRedirects: Int = 5
+) -> HTTPDataLoader {
+    HTTPDataLoader(configuration: HTTPDataLoader.Configuration(
+        maximumResponseSize: maximumResponseSize, connectTimeout: .seconds(5), readTimeout: readTimeout,
+        requestTimeout: .seconds(60), maximumRedirects: maximumRedirects, rateLimiter: rateLimiter))
+}
+
+extension HTTPDataLoader {
+    /// Loads `url` outside any pipeline.
+    func load(_ url: String, context: DataLoadingContext? = nil) async throws -> LoadedData {
+        let request = ImageRequest(url: URL(string: url)!)
+        return try await loadData(for: request, context: context ?? DataLoadingContext(received: { _, _ in }, progress: { _, _ in }))
+    }
+}
+
+/// The `HTTPLoadingError` inside whatever `body` threw, or nil.
+func httpError(_ body: () async throws -> Void) async -> HTTPLoadingError? {
+    do {
+        try await body()
+        return nil
+    } catch let error as HTTPLoadingError {
+        return error
+    } catch ImagePipelineError.dataLoadingFailed(let error) {
+        return error as? HTTPLoadingError
+    } catch {
+        return nil
+    }
+}
