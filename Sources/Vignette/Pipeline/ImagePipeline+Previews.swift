@@ -27,7 +27,7 @@ final class PreviewDecoding: Sendable {
 
     /// More bytes arrived: decode a preview unless one is being made or the last was too recent.
     func offer(_ prefix: Data) {
-        guard work.wantsPreviews else { return }
+        guard work.wantsPreviews, !decoder.isFinished else { return }
         let now = ContinuousClock.now
         let interval = interval
         let go = state.withLock { state -> Bool in

@@ -40,7 +40,7 @@ import Foundation
 /// a mutex (`Locked`), so calls from several threads are serialised, one decode at a time.
 /// The libwebp decoder is freed (`WebPIDelete`) as soon as the image is complete, refused or
 /// broken, and at the latest when this object goes away.
-public final class ProgressiveDecoder: @unchecked Sendable {
+public final class ProgressiveDecoder: Sendable {
     /// The budgets checked before decoding; `failOn` is not used (partial data is decoded leniently).
     public let limits: DecodingLimits
 
