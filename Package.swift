@@ -56,7 +56,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
-            name: "VignetteBench", dependencies: ["Vignette"],
+            name: "VignetteBench", dependencies: ["Vignette", "VignetteHTTP", "LoopbackHTTPServer"],
             path: "Benchmarks/Sources/VignetteBench"),
         .testTarget(name: "VignetteCodecsTests", dependencies: ["VignetteCodecs"]),
         .testTarget(name: "VignetteTests", dependencies: ["Vignette", "DataCacheWriter"]),

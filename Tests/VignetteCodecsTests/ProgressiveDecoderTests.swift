@@ -240,6 +240,19 @@ struct ProgressiveDecoderTests {
         #expect(sizes.allSatisfy { $0 == 640 * 480 })
     }
 
+    @Test("with a minimum preview side, JPEG previews shrink on load (1/2 for 200 px of 640×480) and still look like the image")
+    func shrunkJPEGPreviews() throws {
+        let data = try PreviewInput.progressiveJPEG.data()
+        let previews = ProgressiveDecoder(minimumPreviewSide: 200).previews(feeding: data)
+        #expect(previews.contains { $0.bytes < data.count })
+        #expect(previews.allSatisfy { $0.image.width == 320 && $0.image.height == 240 })
+        let last = try #require(previews.last)
+        #expect(try last.image.perceptualHash().distance(to: PreviewInput.photo().perceptualHash()) <= 5)
+        // WebP has no shrink-on-load: full size whatever the minimum.
+        let webp = try PreviewInput.lossyWebP.data()
+        #expect(ProgressiveDecoder(minimumPreviewSide: 100).previews(feeding: webp).allSatisfy { $0.image.width == 640 })
+    }
+
     @Test("a progressive JPEG of a corpus photo gives previews", .corpus)
     func corpusPhoto() throws {
         let photo = try ImageDecoder().decode(fileAt: TestFiles.corpusFile("Landscape_1.jpg").path)

@@ -9,6 +9,7 @@ import Vignette
 //   VignetteBench dhash A B
 //   VignetteBench encoder-speeds --input FILE [--quality Q] [--runs N]
 //   VignetteBench pipeline --input FILE [--hits N] [--runs N]
+//   VignetteBench http --input FILE --small FILE [--runs N]
 //   VignetteBench versions
 //
 // Each prints one JSON line on stdout; failures print one line on stderr and exit 1.
@@ -23,6 +24,7 @@ let usage = """
            VignetteBench \(DHash.usage)
            VignetteBench \(EncoderSpeeds.usage)
            VignetteBench \(PipelineBench.usage)
+           VignetteBench \(HTTPBench.usage)
            VignetteBench versions
     environment: VIGNETTE_THREADS=N sets libvips' threads per image (ImagingRuntime.threadsPerImage)
     """
@@ -49,6 +51,8 @@ do {
         output = try EncoderSpeeds.run(rest)
     case "pipeline":
         output = try await PipelineBench.run(rest)
+    case "http":
+        output = try await HTTPBench.run(rest)
     case "versions":
         var line = JSONLine()
         for (name, version) in ImagingRuntime.libraryVersions.sorted(by: { $0.key < $1.key }) {

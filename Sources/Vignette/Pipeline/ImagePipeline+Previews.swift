@@ -21,7 +21,8 @@ final class PreviewDecoding: Sendable {
         stage = pipeline.decoding
         self.work = work
         self.thumbnail = thumbnail
-        decoder = ProgressiveDecoder(limits: pipeline.configuration.decodingLimits)
+        decoder = ProgressiveDecoder(
+            limits: pipeline.configuration.decodingLimits, minimumPreviewSide: thumbnail.map { max($0.width, $0.height) })
         interval = pipeline.configuration.progressiveDecodingInterval
     }
 
@@ -33,18 +34,24 @@ final class PreviewDecoding: Sendable {
         let go = state.withLock { state -> Bool in
             if state.busy { return false }
             if let last = state.last, now - last < interval { return false }
-            state = (now, true)
+            state.busy = true
             return true
         }
         guard go else { return }
         Task { [self] in
-            defer { state.withLock { $0.busy = false } }
             let decoder = decoder, thumbnail = thumbnail
             let preview = try? await work.run(on: stage) { () throws(ImagingError) -> ImageContainer? in
                 guard var image = decoder.preview(from: prefix) else { return nil }
                 if image.orientation != 1, thumbnail?.autoOrient ?? true { image = try image.autoOriented() }
                 if let thumbnail { image = try image.resized(toFit: thumbnail) }
                 return ImageContainer(image: try image.materialized(), isPreview: true)
+            }
+            // The interval runs from the last preview shown, not from the last attempt: bytes that
+            // completed no new scan do not hold back the next ones.
+            let made = (preview ?? nil) != nil
+            state.withLock { state in
+                state.busy = false
+                if made { state.last = ContinuousClock.now }
             }
             if let preview = preview ?? nil { work.publishPreview(preview) }
         }

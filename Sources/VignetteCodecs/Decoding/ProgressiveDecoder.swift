@@ -44,11 +44,17 @@ public final class ProgressiveDecoder: Sendable {
     /// The budgets checked before decoding; `failOn` is not used (partial data is decoded leniently).
     public let limits: DecodingLimits
 
+    /// When set, JPEG previews may be decoded smaller, with libjpeg's DCT scaling (shrink-on-load
+    /// 1/2, 1/4, 1/8), as long as both sides stay at least this long: a preview for a 256-px
+    /// thumbnail of a 12-MP photo then costs a 1/8 decode. WebP previews are always full size.
+    public let minimumPreviewSide: Int?
+
     private let state = Locked(State())
 
     /// Makes a decoder for one download.
-    public init(limits: DecodingLimits = .untrusted) {
+    public init(limits: DecodingLimits = .untrusted, minimumPreviewSide: Int? = nil) {
         self.limits = limits
+        self.minimumPreviewSide = minimumPreviewSide
     }
 
     /// Whether no more previews will come, whatever bytes follow: the format gives none
