@@ -52,9 +52,9 @@ png_input="$corpus/alpha-premultiply-2048x1536-paper.png"
 giant="$corpus/giant-image.jpg"
 # ImageMagick 6's mogrify by its versioned name: `convert` on PATH may be a stand-in.
 mogrify="$(command -v mogrify-im6.q16 || echo /usr/bin/mogrify)"
-for tool in vipsthumbnail vips hyperfine python3 heif-enc cwebp "$mogrify"; do
+for tool in vipsthumbnail vips hyperfine python3 heif-enc cwebp curl "$mogrify"; do
     if ! command -v "$tool" >/dev/null; then
-        echo "bench: $tool is missing (make bench installs libvips-tools, hyperfine, python3-venv, libheif-examples, webp and imagemagick)" >&2
+        echo "bench: $tool is missing (make bench installs libvips-tools, hyperfine, python3-venv, libheif-examples, webp, curl and imagemagick)" >&2
         exit 1
     fi
 done
@@ -271,6 +271,8 @@ log "HEIC, AVIF and WebP encoding of $(basename "$input") at several speeds"
 "$bench" encoder-speeds --input "$input" --quality 50 --runs 1 > "$out/encoder-speeds.jsonl"
 log "the pipeline: memory-cache hit, 100-way coalescing, disk-cache hit"
 "$bench" pipeline --input "$input" --runs 20 > "$out/pipeline.jsonl"
+log "over HTTP on 127.0.0.1: previews of a progressive JPEG, 100 small fetches, each beside curl"
+"$bench" http --input "$input" --small "$repo/Fixtures/baseline.jpg" --runs 10 > "$out/http.jsonl"
 
 log "plotting the in-process rates"
 "$python" "$bench_dir/plot.py" "$out" "$out/throughput.png"
@@ -403,6 +405,20 @@ print("|---|---|---|")
 print(f'| memory-cache hit through `image(for:)` ({hit["calls"]:,} calls) | {hit["microseconds"]:.2f} µs a call | ≤ 2 µs |')
 print(f'| 100 concurrent identical requests (256-px thumbnail of {os.path.basename(source)}) vs one | {co["hundred_ms"]:.1f} ms vs {co["single_ms"]:.1f} ms = {co["ratio"]:.2f}× | ≤ 1.2×, one decode |')
 print(f'| 256-px thumbnail: disk-cache hit vs made from the 6-MP JPEG | {disk["disk_hit_ms"]:.2f} ms vs {disk["made_ms"]:.1f} ms: the hit is {disk["ratio"]:.1f}× faster | report |')
+print()
+
+print("## Over HTTP (issue 4)")
+print()
+print("VignetteBench http: a server on 127.0.0.1 in the same process (swift-nio), the same URLs fetched")
+print("by `curl` (one process, one kept-alive connection) in the same run; means of 10 runs.")
+print()
+http_rows = lines("http.jsonl")
+pj = next(h for h in http_rows if h["case"].startswith("progressive"))
+sm = next(h for h in http_rows if h["case"].startswith("100"))
+print("| case | Vignette | curl |")
+print("|---|---|---|")
+print(f'| {os.path.basename(source)} as a {pj["bytes"]:,}-byte progressive JPEG dribbled at 6.5 MB/s, 256-px thumbnail | first preview {pj["first_preview_ms"]:.0f} ms ({pj["previews_per_load"]:.1f} previews), final {pj["final_with_previews_ms"]:.0f} ms; previews off: final {pj["final_without_previews_ms"]:.0f} ms | last byte {pj["curl_last_byte_ms"]:.0f} ms |')
+print(f'| 100 different {sm["bytes_each"]:,}-byte JPEGs, all at once through `data(for:)` | {sm["pipeline_no_rate_limit_ms"]:.1f} ms without a rate limit; {sm["pipeline_default_rate_limit_ms"]:.0f} ms with the default (80/s after a burst of 25) | {sm["curl_ms"]:.1f} ms (process included) |')
 print()
 
 batch = {r["command"]: r for r in json.load(open(os.path.join(out, "batch.json")))["results"]}
