@@ -94,7 +94,10 @@ import Vignette
             let started = ContinuousClock.now
             let error = await httpError { _ = try await makeLoader(readTimeout: .milliseconds(300)).load(server.url("/slow")) }
             #expect(error?.kind == .timedOut)
-            #expect(ContinuousClock.now - started < .seconds(5))
+            // The read timeout fired, not the 60-s request deadline (the bound is loose: this test
+            // shares Swift's pool with CPU-bound ones and may wait for it after the timeout).
+            #expect(error?.message.contains("readTimeout") == true, "\(String(describing: error))")
+            #expect(ContinuousClock.now - started < .seconds(30))
         }
     }
 
@@ -134,9 +137,8 @@ import Vignette
     func tokenBucketPaces() async throws {
         let limiter = RateLimiter(rate: 20, burst: 3)
         let started = ContinuousClock.now
-        for _ in 0..<3 { try await limiter.acquire() }
-        #expect(ContinuousClock.now - started < .milliseconds(40))
-        for _ in 0..<4 { try await limiter.acquire() }
-        #expect(ContinuousClock.now - started >= .milliseconds(150))
+        for _ in 0..<7 { try await limiter.acquire() }
+        // Three from the burst, then four at 20 a second: at least 200 ms, however fast the machine.
+        #expect(ContinuousClock.now - started >= .milliseconds(195))
     }
 }
