@@ -11,7 +11,7 @@ import VignetteHTTP
     func concurrentRequestsCoalesce() async throws {
         let original = try Files.fixture("baseline.jpg")
         try await withServer { server in
-            server.setRoute("/a.jpg", Route(body: original, delivery: .dribble(chunkSize: 4096, interval: .milliseconds(20))))
+            server.setRoute("/a.jpg", Route(body: original, delivery: .dribble(chunkSize: 1024, interval: .milliseconds(30))))
             let pipeline = ImagePipeline(configuration: .init(dataLoader: makeLoader(), imageCache: nil))
             let url = URL(string: server.url("/a.jpg"))!
             async let first = pipeline.image(for: ImageRequest(url: url))

@@ -87,7 +87,7 @@ import VignetteHTTP
         try await withServer { server in
             let pipeline = ImagePipeline(configuration: .init(dataLoader: makeLoader()))
             let prefetcher = ImagePrefetcher(pipeline: pipeline)
-            prefetcher.startPrefetching(with: urls(server, count: 52, delivery: .dribble(chunkSize: 4096, interval: .milliseconds(50))))
+            prefetcher.startPrefetching(with: urls(server, count: 52, delivery: .stall))
             #expect(await eventually { server.allRequests.count == 2 })
             #expect(prefetcher.counts == (2, 50))
             server.setRoute("/normal.jpg", Route(body: photo))
