@@ -101,6 +101,16 @@ import Vignette
         }
     }
 
+    @Test("a server that is gone gives .connectionFailed; a URL that is not http(s) gives .invalidURL")
+    func connectionRefused() async throws {
+        let server = try await LoopbackHTTPServer.start()
+        let url = server.url("/gone.jpg")
+        await server.stop()
+        let loader = makeLoader()
+        #expect(await httpError { _ = try await loader.load(url) }?.kind == .connectionFailed)
+        #expect(await httpError { _ = try await loader.load("ftp://127.0.0.1/x.jpg") }?.kind == .invalidURL)
+    }
+
     @Test("redirects are followed up to the limit, then refused")
     func redirects() async throws {
         try await withServer { server in
