@@ -106,7 +106,8 @@ import Vignette
         let server = try await LoopbackHTTPServer.start()
         let url = server.url("/gone.jpg")
         await server.stop()
-        let loader = makeLoader()
+        // AsyncHTTPClient retries a refused connection until the connect timeout.
+        let loader = makeLoader(connectTimeout: .milliseconds(500))
         #expect(await httpError { _ = try await loader.load(url) }?.kind == .connectionFailed)
         #expect(await httpError { _ = try await loader.load("ftp://127.0.0.1/x.jpg") }?.kind == .invalidURL)
     }

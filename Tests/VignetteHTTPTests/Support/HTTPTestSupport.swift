@@ -44,11 +44,11 @@ func withServer<T>(_ body: (LoopbackHTTPServer) async throws -> T) async throws 
 
 /// A loader without the rate limiter (unless given) and short timeouts, for tests.
 func makeLoader(
-    maximumResponseSize: Int = 100 << 20, readTimeout: Duration = .seconds(20), rateLimiter: RateLimiter? = nil,
-    maximumRedirects: Int = 5
+    maximumResponseSize: Int = 100 << 20, connectTimeout: Duration = .seconds(5), readTimeout: Duration = .seconds(20),
+    rateLimiter: RateLimiter? = nil, maximumRedirects: Int = 5
 ) -> HTTPDataLoader {
     HTTPDataLoader(configuration: HTTPDataLoader.Configuration(
-        maximumResponseSize: maximumResponseSize, connectTimeout: .seconds(5), readTimeout: readTimeout,
+        maximumResponseSize: maximumResponseSize, connectTimeout: connectTimeout, readTimeout: readTimeout,
         requestTimeout: .seconds(60), maximumRedirects: maximumRedirects, rateLimiter: rateLimiter))
 }
 
