@@ -6,7 +6,8 @@ extension HTTPDataLoader {
         /// Bodies larger than this are refused: at once when Content-Length says so, else as soon
         /// as the bytes received pass it (100 MiB, as `DecodingLimits.untrusted`).
         public var maximumResponseSize: Int
-        /// Time to establish a connection (10 s).
+        /// Time to establish a connection (10 s). AsyncHTTPClient retries a refused connection
+        /// until then, so a server that is down fails after this long, with `.connectionFailed`.
         public var connectTimeout: Duration
         /// Longest wait for the next bytes of a response, headers included (30 s).
         public var readTimeout: Duration

@@ -59,14 +59,17 @@ extension ImagePipeline {
         let key = ImageKey(request).prefix(processorCount)
         return node(in: \.images, key: key, priority: request.priority) { [self] work in
             if processorCount == 0 {
+                var previews: PreviewDecoding?
                 var onPreview: (@Sendable (Data) -> Void)?
                 if configuration.isProgressiveDecodingEnabled {
-                    let previews = PreviewDecoding(pipeline: self, work: work, thumbnail: request.thumbnail)
-                    onPreview = { prefix in previews.offer(prefix) }
+                    let decoding = PreviewDecoding(pipeline: self, work: work, thumbnail: request.thumbnail)
+                    previews = decoding
+                    onPreview = { prefix in decoding.offer(prefix) }
                 }
                 let data = try await work.value(of: loadWork(for: request), onProgress: { completed, total in
                     work.reportProgress(completed: completed, total: total)
                 }, onPreview: onPreview)
+                previews?.dataComplete()
                 let thumbnail = request.thumbnail
                 let limits = configuration.decodingLimits
                 return try await work.run(on: decoding) {

@@ -16,6 +16,7 @@ final class PreviewDecoding: Sendable {
     private let decoder: ProgressiveDecoder
     private let interval: Duration
     private let state = Locked<(last: ContinuousClock.Instant?, busy: Bool)>((nil, false))
+    private let isComplete = Locked(false)
 
     init(pipeline: ImagePipeline, work: SharedWork<ImageContainer>, thumbnail: ThumbnailOptions?) {
         stage = pipeline.decoding
@@ -26,9 +27,14 @@ final class PreviewDecoding: Sendable {
         interval = pipeline.configuration.progressiveDecodingInterval
     }
 
+    /// All the data is in: no preview starts any more.
+    func dataComplete() {
+        isComplete.withLock { $0 = true }
+    }
+
     /// More bytes arrived: decode a preview unless one is being made or the last was too recent.
     func offer(_ prefix: Data) {
-        guard work.wantsPreviews, !decoder.isFinished else { return }
+        guard work.wantsPreviews, !decoder.isFinished, !isComplete.withLock({ $0 }) else { return }
         let now = ContinuousClock.now
         let interval = interval
         let go = state.withLock { state -> Bool in
@@ -39,9 +45,10 @@ final class PreviewDecoding: Sendable {
         }
         guard go else { return }
         Task { [self] in
-            let decoder = decoder, thumbnail = thumbnail
+            let decoder = decoder, thumbnail = thumbnail, isComplete = isComplete
             let preview = try? await work.run(on: stage) { () throws(ImagingError) -> ImageContainer? in
-                guard var image = decoder.preview(from: prefix) else { return nil }
+                // A preview still queued when the whole data is in would only delay the final image.
+                guard !isComplete.withLock({ $0 }), var image = decoder.preview(from: prefix) else { return nil }
                 if image.orientation != 1, thumbnail?.autoOrient ?? true { image = try image.autoOriented() }
                 if let thumbnail { image = try image.resized(toFit: thumbnail) }
                 return ImageContainer(image: try image.materialized(), isPreview: true)
