@@ -7,11 +7,16 @@ import Vignette
 /// Reads what a response says about caching it: validators (ETag, Last-Modified) and freshness
 /// (`Cache-Control: max-age` / `no-cache`, else `Expires`).
 enum CacheHeaders {
+    /// `Cache-Control: no-store`: the bytes must not be kept.
+    static func forbidsStoring(_ headers: HTTPHeaders) -> Bool {
+        directives(of: headers).contains("no-store")
+    }
+
     static func metadata(of headers: HTTPHeaders, now: Double) -> ResponseMetadata? {
         let etag = headers.first(name: "ETag")
         let lastModified = headers.first(name: "Last-Modified")
         var expiresAt: Double?
-        let directives = headers[canonicalForm: "Cache-Control"].map { $0.trimmingSpaces().lowercased() }
+        let directives = directives(of: headers)
         if directives.contains("no-store") { return nil }
         if directives.contains("no-cache") {
             expiresAt = now
@@ -22,6 +27,10 @@ enum CacheHeaders {
         }
         let metadata = ResponseMetadata(etag: etag, lastModified: lastModified, expiresAt: expiresAt)
         return metadata.hasValidators || expiresAt != nil ? metadata : nil
+    }
+
+    private static func directives(of headers: HTTPHeaders) -> [String] {
+        headers[canonicalForm: "Cache-Control"].map { $0.trimmingSpaces().lowercased() }
     }
 
     /// A validator fit for If-Range: a strong ETag, else Last-Modified.

@@ -95,7 +95,9 @@ public final class HTTPDataLoader: DataLoading {
             throw HTTPLoadingError(.badStatus, url: address, statusCode: status, message: "HTTP \(status) \(response.status.reasonPhrase)")
         }
         let body = try await receiveBody(of: response, after: data, url: address, context: context)
-        return LoadedData(data: body, metadata: CacheHeaders.metadata(of: response.headers, now: now))
+        return LoadedData(
+            data: body, metadata: CacheHeaders.metadata(of: response.headers, now: now),
+            mayBeStored: !CacheHeaders.forbidsStoring(response.headers))
     }
 
     /// Streams the body onto `prefix` within the size limit; keeps what arrived for a resume when

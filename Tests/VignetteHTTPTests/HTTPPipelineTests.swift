@@ -22,7 +22,7 @@ import VignetteHTTP
         }
     }
 
-    @Test("an expired disk-cache entry with an ETag is revalidated: 304 reuses the cached bytes")
+    @Test("an expired disk-cache entry with an ETag is revalidated: 304 reuses the cached bytes; no-store is never kept")
     func revalidation() async throws {
         let original = try Files.fixture("baseline.jpg")
         let folder = try Files.temporaryDirectory()
@@ -30,10 +30,11 @@ import VignetteHTTP
         try await withServer { server in
             server.setRoute("/stale.jpg", Route(body: original, headers: [("Cache-Control", "max-age=0")], etag: "\"e1\""))
             server.setRoute("/fresh.jpg", Route(body: original, headers: [("Cache-Control", "max-age=3600")], etag: "\"e2\""))
+            server.setRoute("/private.jpg", Route(body: original, headers: [("Cache-Control", "no-store")], etag: "\"e3\""))
             for round in 0..<2 {
                 let cache = try DataCache(path: folder)
                 let pipeline = ImagePipeline(configuration: .init(dataLoader: makeLoader(), imageCache: nil, dataCache: cache))
-                for path in ["/stale.jpg", "/fresh.jpg"] {
+                for path in ["/stale.jpg", "/fresh.jpg", "/private.jpg"] {
                     let data = try await pipeline.data(for: ImageRequest(url: URL(string: server.url(path))!))
                     #expect(data == Data(original), "round \(round) \(path)")
                 }
@@ -43,6 +44,8 @@ import VignetteHTTP
             #expect(stale.count == 2)
             #expect(stale.last?.header("If-None-Match") == "\"e1\"")
             #expect(server.requests(for: "/fresh.jpg").count == 1)
+            // no-store: never kept, so fetched afresh, unconditionally.
+            #expect(server.requests(for: "/private.jpg").map { $0.header("If-None-Match") } == [nil, nil])
         }
     }
 

@@ -46,11 +46,15 @@ public struct LoadedData: Sendable {
     /// The loader revalidated `CachedData` and the server said it is unchanged (304): `data` is the
     /// cached bytes.
     public var isNotModified: Bool
+    /// False when the source forbids keeping the bytes (`Cache-Control: no-store`): the pipeline
+    /// does not put them in the disk cache.
+    public var mayBeStored: Bool
 
-    public init(data: Data, metadata: ResponseMetadata? = nil, isNotModified: Bool = false) {
+    public init(data: Data, metadata: ResponseMetadata? = nil, isNotModified: Bool = false, mayBeStored: Bool = true) {
         self.data = data
         self.metadata = metadata
         self.isNotModified = isNotModified
+        self.mayBeStored = mayBeStored
     }
 }
 

@@ -42,7 +42,10 @@ extension ImagePipeline {
                 throw ImagePipelineError.dataLoadingFailed(error)
             }
             if let dataCache, !options.contains(.disableDiskCacheWrites) {
-                if loaded.isNotModified {
+                if !loaded.mayBeStored {
+                    if expired != nil { dataCache.removeData(for: key) }
+                    storeMetadata(nil, for: key, in: dataCache)
+                } else if loaded.isNotModified {
                     storeMetadata(loaded.metadata, for: key, in: dataCache)
                 } else if expired != nil || configuration.dataCachePolicy.storesOriginalData(hasProcessors: request.hasProcessing) {
                     dataCache.storeData(loaded.data, for: key)
