@@ -43,7 +43,7 @@ extension ImagePipeline {
             }
             if let dataCache, !options.contains(.disableDiskCacheWrites) {
                 if !loaded.mayBeStored {
-                    if expired != nil { dataCache.removeData(for: key) }
+                    if dataCache.containsData(for: key) { dataCache.removeData(for: key) }
                     storeMetadata(nil, for: key, in: dataCache)
                 } else if loaded.isNotModified {
                     storeMetadata(loaded.metadata, for: key, in: dataCache)
