@@ -24,6 +24,8 @@ extension HTTPDataLoader {
         /// The User-Agent header.
         public var userAgent: String
 
+        /// The defaults: 100 MiB, 10 s connect, 30 s read, 120 s a request, 5 redirects, 80/s
+        /// bursts of 25, 32 MiB of resumable data.
         public init(
             maximumResponseSize: Int = 100 << 20, connectTimeout: Duration = .seconds(10),
             readTimeout: Duration = .seconds(30), requestTimeout: Duration = .seconds(120),

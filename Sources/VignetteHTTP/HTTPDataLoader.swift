@@ -18,11 +18,14 @@ import Vignette
 /// Use one loader for many requests: it owns an `HTTPClient` (a connection pool), shut down when
 /// the loader goes away or by `shutdown()`.
 public final class HTTPDataLoader: DataLoading {
+    /// The limits and manners it was made with.
     public let configuration: Configuration
     private let client: HTTPClient
     private let fallback: any DataLoading
     let resumableDownloads: ResumableDownloads
 
+    /// A loader with its own `HTTPClient` on AsyncHTTPClient's shared event loops; sources that
+    /// are not URLs go to `fallback`.
     public init(configuration: Configuration = Configuration(), fallback: any DataLoading = FileDataLoader()) {
         self.configuration = configuration
         self.fallback = fallback
@@ -45,11 +48,14 @@ public final class HTTPDataLoader: DataLoading {
         try await client.shutdown()
     }
 
+    /// The bytes of `request.source`; see `loadData(for:context:)`.
     public func loadData(for request: ImageRequest, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> Data {
         let context = DataLoadingContext(received: { data, total in progress(Int64(data.count), total) }, progress: progress)
         return try await loadData(for: request, context: context).data
     }
 
+    /// GETs `.url` sources (`HTTPClient.execute`, body streamed), resuming or revalidating as the
+    /// context and the kept partial data allow; throws `HTTPLoadingError` or `CancellationError`.
     public func loadData(for request: ImageRequest, context: DataLoadingContext) async throws -> LoadedData {
         guard case .url(let url) = request.source else { return try await fallback.loadData(for: request, context: context) }
         let address = url.absoluteString

@@ -1,6 +1,7 @@
 /// Why an HTTP load failed. The pipeline hands it on inside
 /// `ImagePipelineError.dataLoadingFailed`.
 public struct HTTPLoadingError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
     public enum Kind: Sendable, Equatable {
         /// The server answered with a status other than 2xx (or 304 to a conditional request).
         case badStatus
@@ -16,13 +17,16 @@ public struct HTTPLoadingError: Error, Sendable, CustomStringConvertible {
         case connectionFailed
     }
 
+    /// What went wrong.
     public let kind: Kind
     /// The URL that was asked for.
     public let url: String
     /// The response status for `.badStatus`.
     public let statusCode: Int?
+    /// The status line, the limit, or AsyncHTTPClient's / NIO's own error.
     public let message: String
 
+    /// An error of `kind` for `url`.
     public init(_ kind: Kind, url: String, statusCode: Int? = nil, message: String) {
         self.kind = kind
         self.url = url
@@ -30,5 +34,6 @@ public struct HTTPLoadingError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
+    /// `URL: message`.
     public var description: String { "\(url): \(message)" }
 }

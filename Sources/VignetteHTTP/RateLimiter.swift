@@ -4,7 +4,9 @@ import Vignette
 /// for a token that is cancelled leaves without ever reaching the server, so bursts of starts and
 /// cancels (a list scrolled quickly) do not hammer it.
 public final class RateLimiter: Sendable {
+    /// Tokens added a second.
     public let rate: Double
+    /// Tokens that can be saved up, and so start at once.
     public let burst: Int
     private let bucket: Locked<(tokens: Double, refilled: ContinuousClock.Instant)>
 

@@ -22,6 +22,7 @@ public protocol DataLoading: Sendable {
 }
 
 extension DataLoading {
+    /// Calls `loadData(for:progress:)`; nothing to say about caching.
     public func loadData(for request: ImageRequest, context: DataLoadingContext) async throws -> LoadedData {
         LoadedData(data: try await loadData(for: request, progress: context.progress))
     }
@@ -29,18 +30,24 @@ extension DataLoading {
 
 /// An error of the built-in loaders.
 public struct DataLoadingError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
     public let message: String
+    /// An error saying `message`.
     public init(_ message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
 }
 
 /// Reads `.file` sources (within the pipeline's byte budget) and runs `.data` closures. `.url`
 /// sources need the HTTP loader of VignetteHTTP.
 public struct FileDataLoader: DataLoading {
+    /// The byte budget a file must fit (`maxInputBytes`).
     public var limits: DecodingLimits
 
+    /// A loader within `limits`.
     public init(limits: DecodingLimits = .untrusted) { self.limits = limits }
 
+    /// Reads the file (`InputFile.read`) or runs the closure; `.url` sources throw.
     public func loadData(for request: ImageRequest, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> Data {
         switch request.source {
         case .file(let path):

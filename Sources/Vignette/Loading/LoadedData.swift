@@ -16,6 +16,7 @@ public struct ResponseMetadata: Sendable, Codable, Equatable {
     /// the cache sweeps them (no `Cache-Control`/`Expires` said otherwise).
     public var expiresAt: Double?
 
+    /// Metadata with these validators and expiry.
     public init(etag: String? = nil, lastModified: String? = nil, expiresAt: Double? = nil) {
         self.etag = etag
         self.lastModified = lastModified
@@ -34,12 +35,15 @@ public struct ResponseMetadata: Sendable, Codable, Equatable {
 
 /// Bytes the disk cache holds for a request, handed to the loader to revalidate.
 public struct CachedData: Sendable {
+    /// The cached bytes.
     public var data: Data
+    /// Their validators and expiry.
     public var metadata: ResponseMetadata
 }
 
 /// What a loader delivered.
 public struct LoadedData: Sendable {
+    /// The bytes.
     public var data: Data
     /// How to cache it; nil when the source has nothing to say (files, closures).
     public var metadata: ResponseMetadata?
@@ -50,6 +54,7 @@ public struct LoadedData: Sendable {
     /// does not put them in the disk cache.
     public var mayBeStored: Bool
 
+    /// What a loader hands back.
     public init(data: Data, metadata: ResponseMetadata? = nil, isNotModified: Bool = false, mayBeStored: Bool = true) {
         self.data = data
         self.metadata = metadata
@@ -69,6 +74,7 @@ public struct DataLoadingContext: Sendable {
     /// A loader that has counts but not the bytes calls this instead (completed, total or -1).
     public var progress: @Sendable (_ completed: Int64, _ total: Int64) -> Void
 
+    /// A context for one load.
     public init(
         cached: CachedData? = nil, received: @escaping @Sendable (Data, Int64) -> Void,
         progress: @escaping @Sendable (Int64, Int64) -> Void

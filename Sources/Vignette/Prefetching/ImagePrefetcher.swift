@@ -23,8 +23,11 @@ public final class ImagePrefetcher: Sendable {
         case diskCache
     }
 
+    /// The pipeline the requests go through.
     public let pipeline: ImagePipeline
+    /// Where prefetched images end up.
     public let destination: Destination
+    /// How many prefetches run at once.
     public let maxConcurrentRequestCount: Int
 
     private enum Key: Hashable {
@@ -57,6 +60,7 @@ public final class ImagePrefetcher: Sendable {
 
     private let state = Locked(State())
 
+    /// A prefetcher into `destination` through `pipeline`, at most `maxConcurrentRequestCount` at once.
     public init(pipeline: ImagePipeline, destination: Destination = .memoryCache, maxConcurrentRequestCount: Int = 2) {
         self.pipeline = pipeline
         self.destination = destination
