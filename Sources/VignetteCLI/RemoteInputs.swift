@@ -14,6 +14,8 @@ import VignetteHTTP
 final class RemoteInputs: Sendable {
     private let pipeline: ImagePipeline
     private let temporaryFolder: String?
+    /// Downloads under way, so that Ctrl-C can stop them rather than wait for slow servers.
+    private let downloads = Locked<(stopped: Bool, next: Int, tasks: [Int: Task<Void, Never>])>((false, 0, [:]))
 
     static func isURL(_ input: String) -> Bool {
         let lowered = input.lowercased()
@@ -50,7 +52,7 @@ final class RemoteInputs: Sendable {
         let result = Locked<Result<Data, ImagingError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let pipeline = pipeline
-        Task {
+        let task = Task {
             let outcome: Result<Data, ImagingError>
             do throws(ImagePipelineError) {
                 outcome = .success(try await pipeline.data(for: ImageRequest(url: parsed)))
@@ -60,13 +62,32 @@ final class RemoteInputs: Sendable {
             result.withLock { $0 = outcome }
             done.signal()
         }
+        let id = downloads.withLock { downloads -> Int? in
+            guard !downloads.stopped else { return nil }
+            downloads.next += 1
+            downloads.tasks[downloads.next] = task
+            return downloads.next
+        }
+        if id == nil { task.cancel() }
         done.wait()
+        if let id { _ = downloads.withLock { $0.tasks.removeValue(forKey: id) } }
         guard let outcome = result.withLock({ $0 }) else { throw ImagingError(.io, "the download did not finish") }
         return try outcome.get()
     }
 
+    /// Cancels the downloads under way (they fail as interrupted) and any started later.
+    func stopDownloads() {
+        let tasks = downloads.withLock { downloads in
+            downloads.stopped = true
+            return Array(downloads.tasks.values)
+        }
+        for task in tasks { task.cancel() }
+    }
+
     static func imagingError(_ error: ImagePipelineError) -> ImagingError {
         switch error {
+        case .cancelled:
+            return ImagingError(.io, "interrupted before the download finished")
         case .dataLoadingFailed(let error as HTTPLoadingError):
             let kind: ImagingError.Kind = error.kind == .responseTooLarge ? .limitExceeded : .io
             return ImagingError(kind, error.message)

@@ -18,7 +18,8 @@ struct ThumbnailCommand: ParsableCommand {
             A folder stands for its images, recursively; an http(s) URL is downloaded once however often it is given \
             (with --cache, the download is kept there too). A failed input gets one line on standard error and the \
             exit status is 1; the other inputs are still written. No partial output file is ever left behind. \
-            Ctrl-C stops taking inputs, lets those in flight finish, reports what was done and exits 130.
+            Ctrl-C stops taking inputs, lets those in flight finish (downloads under way are stopped), reports what \
+            was done and exits 130.
             """)
 
     @Argument(help: "Image files, http(s) URLs, folders (their images, recursively) or quoted glob patterns.")
@@ -98,7 +99,7 @@ struct ThumbnailCommand: ParsableCommand {
 
         let progress = ProgressBar(total: files.count)
         for problem in expansion.problems { progress.line("vignette: \(problem.input): \(problem.reason)") }
-        let interrupt = Interrupt()
+        let interrupt = Interrupt(onInterrupt: { remote?.stopDownloads() })
         interrupt.install()
         let stems = OutputTemplate.stems(for: files)
         // Biggest files first: with several jobs, a large image last would leave the others idle.

@@ -53,6 +53,29 @@ struct URLInputTests {
         }
     }
 
+    @Test("Ctrl-C during a stalled download stops it: exit 130 long before the read timeout, the URL reported, nothing written")
+    func interruptStopsDownloads() async throws {
+        let out = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        try await withServer { server in
+            server.setRoute("/slow.jpg", Route(body: try fixture("baseline.jpg"), delivery: .stall))
+            let url = server.url("/slow.jpg")
+            let started = ContinuousClock.now
+            let process = try CLI.start(["thumbnail", url, "--size", "64", "--out", out.path, "--json"])
+            let pid = process.processIdentifier
+            DispatchQueue.global().async {
+                while server.requests(for: "/slow.jpg").isEmpty, ContinuousClock.now - started < .seconds(20) { usleep(2_000) }
+                kill(pid, SIGINT)
+            }
+            let result = try await CLI.finish(process)
+            #expect(result.status == 130)
+            // The loader's read timeout is 30 s: stopping took far less.
+            #expect(ContinuousClock.now - started < .seconds(25))
+            #expect(result.stderrLines.contains("vignette: \(url): interrupted before the download finished"), "\(result.stderr)")
+            #expect(CLI.files(in: out).isEmpty)
+        }
+    }
+
     @Test("info URL prints the header of the downloaded image")
     func info() async throws {
         try await withServer { server in
