@@ -62,14 +62,20 @@ import VignetteHTTP
             let request = ImageRequest(url: URL(string: server.url("/" + fixture))!)
             let task = pipeline.imageTask(with: request)
             var previews: [ImageContainer] = []
+            var progress: [(completed: Int64, total: Int64)] = []
             var final: Image?
             for await event in task.events {
                 switch event {
                 case .preview(let preview): previews.append(preview)
                 case .finished(let result): final = try result.get().image
-                case .progress: break
+                case .progress(let completed, let total): progress.append((completed, total))
                 }
             }
+            // Progress as the bytes arrived, against the Content-Length, up to all of them.
+            #expect(progress.count >= 5)
+            #expect(progress.allSatisfy { $0.total == Int64(original.count) })
+            #expect(progress.last?.completed == Int64(original.count))
+            #expect(zip(progress, progress.dropFirst()).allSatisfy { $0.completed <= $1.completed })
             let image = try #require(final)
             #expect(!previews.isEmpty)
             #expect(previews.allSatisfy { $0.isPreview && $0.image.width == 640 && $0.image.height == 480 })
