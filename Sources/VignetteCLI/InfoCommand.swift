@@ -23,6 +23,7 @@ struct InfoCommand: ParsableCommand {
         let decoder = ImageDecoder()
         let remote = files.contains(where: RemoteInputs.isURL) ? try RemoteInputs(cache: nil, limits: decoder.limits) : nil
         defer { remote?.finish() }
+        remote?.prefetch(files)
         var failed = false
         for file in files {
             do {

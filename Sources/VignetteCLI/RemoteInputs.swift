@@ -10,10 +10,13 @@ import VignetteHTTP
 /// http(s) inputs, loaded through an `ImagePipeline` over VignetteHTTP's loader: equal URLs in
 /// flight share one download, and the bytes stay in a disk cache for the run (the `--cache`
 /// folder when given, else a temporary folder removed at the end), so a URL given twice is
-/// fetched once.
+/// fetched once. An `ImagePrefetcher` fetches ahead of the jobs.
 final class RemoteInputs: Sendable {
     private let pipeline: ImagePipeline
     private let temporaryFolder: String?
+    /// Fetches the URLs ahead of the jobs into the run's disk cache, so that downloads overlap with
+    /// thumbnailing however few jobs there are.
+    private let prefetcher: ImagePrefetcher
     /// Downloads under way, so that Ctrl-C can stop them rather than wait for slow servers.
     private let downloads = Locked<(stopped: Bool, next: Int, tasks: [Int: Task<Void, Never>])>((false, 0, [:]))
 
@@ -37,10 +40,19 @@ final class RemoteInputs: Sendable {
         pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(
             dataLoader: loader, imageCache: nil, dataCache: dataCache, dataCachePolicy: .storeOriginalData,
             decodingLimits: limits))
+        prefetcher = ImagePrefetcher(pipeline: pipeline, destination: .diskCache, maxConcurrentRequestCount: 4)
+    }
+
+    /// Starts downloading `inputs`' URLs, in this order, four at a time at low priority; a job
+    /// asking for one shares its download or finds it on disk.
+    func prefetch(_ inputs: [String]) {
+        let urls = inputs.filter(RemoteInputs.isURL).compactMap { URL(string: $0) }
+        prefetcher.startPrefetching(with: urls)
     }
 
     /// Removes the run's temporary download folder.
     func finish() {
+        prefetcher.stopPrefetching()
         pipeline.configuration.dataCache?.flush()
         if let temporaryFolder { try? FileManager.default.removeItem(atPath: temporaryFolder) }
     }
@@ -77,6 +89,7 @@ final class RemoteInputs: Sendable {
 
     /// Cancels the downloads under way (they fail as interrupted) and any started later.
     func stopDownloads() {
+        prefetcher.stopPrefetching()
         let tasks = downloads.withLock { downloads in
             downloads.stopped = true
             return Array(downloads.tasks.values)

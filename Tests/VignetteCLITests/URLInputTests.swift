@@ -76,6 +76,29 @@ struct URLInputTests {
         }
     }
 
+    @Test("URLs are fetched ahead of the jobs: with --jobs 1, four stalled downloads are all under way at once")
+    func downloadsOverlap() async throws {
+        let out = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        try await withServer { server in
+            let urls = (0..<4).map { index in
+                server.setRoute("/stalled-\(index).jpg", Route(body: [1, 2, 3], delivery: .stall))
+                return server.url("/stalled-\(index).jpg")
+            }
+            let started = ContinuousClock.now
+            let process = try CLI.start(["thumbnail"] + urls + ["--size", "64", "--out", out.path, "--jobs", "1"])
+            let pid = process.processIdentifier
+            DispatchQueue.global().async {
+                while server.allRequests.count < 4, ContinuousClock.now - started < .seconds(20) { usleep(2_000) }
+                kill(pid, SIGINT)
+            }
+            let result = try await CLI.finish(process)
+            #expect(result.status == 130)
+            #expect(Set(server.allRequests.map(\.path)) == Set((0..<4).map { "/stalled-\($0).jpg" }))
+            #expect(server.allRequests.count == 4)
+        }
+    }
+
     @Test("info URL prints the header of the downloaded image")
     func info() async throws {
         try await withServer { server in
