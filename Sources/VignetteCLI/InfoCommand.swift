@@ -23,9 +23,9 @@ struct InfoCommand: ParsableCommand {
         let decoder = ImageDecoder()
         let remote = files.contains(where: RemoteInputs.isURL) ? try RemoteInputs(cache: nil, limits: decoder.limits) : nil
         defer { remote?.finish() }
-        remote?.prefetch(files)
         var failed = false
-        for file in files {
+        for (position, file) in files.enumerated() {
+            remote?.prefetch(after: position, of: files)
             do {
                 let info: ImageInfo
                 if let remote, RemoteInputs.isURL(file) {

@@ -43,11 +43,16 @@ final class RemoteInputs: Sendable {
         prefetcher = ImagePrefetcher(pipeline: pipeline, destination: .diskCache, maxConcurrentRequestCount: 4)
     }
 
-    /// Starts downloading `inputs`' URLs, in this order, four at a time at low priority; a job
-    /// asking for one shares its download or finds it on disk.
-    func prefetch(_ inputs: [String]) {
-        let urls = inputs.filter(RemoteInputs.isURL).compactMap { URL(string: $0) }
-        prefetcher.startPrefetching(with: urls)
+    /// How many inputs ahead of the one starting are fetched: enough to keep the network busy,
+    /// few enough that the disk cache never evicts bytes a job has yet to read.
+    static let lookahead = 8
+
+    /// Input `position` of `inputs` (in processing order) is starting: fetches the URLs among the
+    /// next `lookahead` inputs, four at a time at low priority (those fetched or under way are
+    /// skipped). A job asking for one shares its download or finds it on disk.
+    func prefetch(after position: Int, of inputs: [String]) {
+        let upcoming = inputs.dropFirst(position + 1).prefix(RemoteInputs.lookahead)
+        prefetcher.startPrefetching(with: upcoming.filter(RemoteInputs.isURL).compactMap { URL(string: $0) })
     }
 
     /// Removes the run's temporary download folder.

@@ -104,8 +104,9 @@ struct ThumbnailCommand: ParsableCommand {
         let stems = OutputTemplate.stems(for: files)
         // Biggest files first: with several jobs, a large image last would leave the others idle.
         let order = files.indices.sorted { OutputFile.size(files[$0]) > OutputFile.size(files[$1]) }
-        remote?.prefetch(order.map { files[$0] })
+        let inOrder = order.map { files[$0] }
         let ordered = BatchRunner.run(count: files.count, jobs: jobCount, shouldStop: { interrupt.isRequested }) { position in
+            remote?.prefetch(after: position, of: inOrder)
             let index = order[position]
             let started = ContinuousClock.now
             let result: ThumbnailReport.Result
