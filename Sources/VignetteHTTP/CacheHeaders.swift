@@ -52,7 +52,10 @@ enum CacheHeaders {
             let month = months.firstIndex(of: parts[2].lowercased())
         else { return nil }
         let clock = parts[4].split(separator: ":").compactMap { Int($0) }
-        guard clock.count == 3 else { return nil }
+        // The server's numbers are untrusted: in range before they become Int32s.
+        guard clock.count == 3, (1...31).contains(day), (1601...9999).contains(year), (0...23).contains(clock[0]),
+            (0...59).contains(clock[1]), (0...60).contains(clock[2])
+        else { return nil }
         var fields = tm()
         fields.tm_year = Int32(year - 1900)
         fields.tm_mon = Int32(month)

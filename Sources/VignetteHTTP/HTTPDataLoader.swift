@@ -112,10 +112,13 @@ public final class HTTPDataLoader: DataLoading {
         of response: HTTPClientResponse, after prefix: Data, url: String, context: DataLoadingContext
     ) async throws -> Data {
         let limit = configuration.maximumResponseSize
-        let declared = response.headers.first(name: "Content-Length").flatMap { Int($0) }
-        if let declared, prefix.count + declared > limit {
-            throw HTTPLoadingError(.responseTooLarge, url: url, message: "the response is \(prefix.count + declared) bytes, over the limit of \(limit)")
+        let declared = Self.contentLength(response.headers)
+        if let declared, Self.exceeds(limit, declared: declared, after: prefix.count) {
+            throw HTTPLoadingError(
+                .responseTooLarge, url: url,
+                message: "the response declares \(declared) bytes after \(prefix.count) already received, over the limit of \(limit)")
         }
+        // From here prefix.count + declared <= limit: no overflow below.
         let total = declared.map { Int64(prefix.count + $0) } ?? -1
         let acceptsRanges = response.headers[canonicalForm: "Accept-Ranges"].contains { $0.lowercased() == "bytes" }
         let validator = acceptsRanges && configuration.resumableDataLimit > 0 ? CacheHeaders.rangeValidator(of: response.headers) : nil
@@ -136,6 +139,17 @@ public final class HTTPDataLoader: DataLoading {
             throw Self.translate(error, url: url)
         }
         return data
+    }
+
+    /// A Content-Length that is a non-negative number, else nil (the server's word, untrusted).
+    static func contentLength(_ headers: HTTPHeaders) -> Int? {
+        headers.first(name: "Content-Length").flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
+    }
+
+    /// Whether `declared` more bytes after `received` would pass `limit`, without overflowing
+    /// however large the server says the body is.
+    static func exceeds(_ limit: Int, declared: Int, after received: Int) -> Bool {
+        received > limit || declared > limit - received
     }
 
     /// N of `Content-Range: bytes N-M/T`.
