@@ -15,8 +15,8 @@ final class PreviewDecoding: Sendable {
     private let thumbnail: ThumbnailOptions?
     private let decoder: ProgressiveDecoder
     private let interval: Duration
-    private let state = Locked<(last: ContinuousClock.Instant?, busy: Bool)>((nil, false))
-    private let isComplete = Locked(false)
+    /// When the last preview was shown, whether one is being made, whether all the data is in.
+    private let state = Locked<(last: ContinuousClock.Instant?, busy: Bool, complete: Bool)>((nil, false, false))
 
     init(pipeline: ImagePipeline, work: SharedWork<ImageContainer>, thumbnail: ThumbnailOptions?) {
         stage = pipeline.decoding
@@ -29,26 +29,26 @@ final class PreviewDecoding: Sendable {
 
     /// All the data is in: no preview starts any more.
     func dataComplete() {
-        isComplete.withLock { $0 = true }
+        state.withLock { $0.complete = true }
     }
 
     /// More bytes arrived: decode a preview unless one is being made or the last was too recent.
     func offer(_ prefix: Data) {
-        guard work.wantsPreviews, !decoder.isFinished, !isComplete.withLock({ $0 }) else { return }
+        guard work.wantsPreviews, !decoder.isFinished else { return }
         let now = ContinuousClock.now
         let interval = interval
         let go = state.withLock { state -> Bool in
-            if state.busy { return false }
+            if state.busy || state.complete { return false }
             if let last = state.last, now - last < interval { return false }
             state.busy = true
             return true
         }
         guard go else { return }
         Task { [self] in
-            let decoder = decoder, thumbnail = thumbnail, isComplete = isComplete
+            let decoder = decoder, thumbnail = thumbnail, state = state
             let preview = try? await work.run(on: stage) { () throws(ImagingError) -> ImageContainer? in
                 // A preview still queued when the whole data is in would only delay the final image.
-                guard !isComplete.withLock({ $0 }), var image = decoder.preview(from: prefix) else { return nil }
+                guard !state.withLock({ $0.complete }), var image = decoder.preview(from: prefix) else { return nil }
                 if image.orientation != 1, thumbnail?.autoOrient ?? true { image = try image.autoOriented() }
                 if let thumbnail { image = try image.resized(toFit: thumbnail) }
                 return ImageContainer(image: try image.materialized(), isPreview: true)

@@ -128,15 +128,13 @@ extension ProgressiveDecoder {
         var lenient = limits
         lenient.failOn = .none
         // A failed decode is not final: the next complete scan is tried again.
-        let preview: Image?
+        // Pixels were checked against the limits from the frame header above.
+        var shrink = 1
         if let side = minimumPreviewSide, side > 0 {
-            var shrink = 1
             while shrink < 8, min(reader.width, reader.height) / (shrink * 2) >= side { shrink *= 2 }
-            preview = try? LoadedSource(data: scans, limits: lenient)
-                .load(failOn: .none, extra: shrink > 1 ? ["shrink=\(shrink)"] : []).materialized()
-        } else {
-            preview = try? ImageDecoder(limits: lenient).decode(scans)
         }
+        let preview = try? LoadedSource(data: scans, limits: lenient)
+            .load(failOn: .none, extra: shrink > 1 ? ["shrink=\(shrink)"] : []).materialized()
         return (preview, reader.completeScans, reader.reachedEnd)
     }
 }
