@@ -197,6 +197,69 @@ open(os.path.join(out, "huge-declared.png"), "wb").write(png)
 PY
 
 # --------------------------------------------------------------------------
+# Hostile input: extreme geometry and headers that lie about what decoding costs
+# --------------------------------------------------------------------------
+# line-1000x1.jpg: a 191-byte JPEG whose height is shorter than any DCT shrink
+# (libvips 8.14 aborts the process on jpegload shrink=8 of it).
+$IM -size 1000x1 xc:gray -strip "$OUT/line-1000x1.jpg"
+# A 17000x17000 AV1 stream (flat grey, 4 KB) for hostile-coded-size.avif below.
+vips black "$TMP/b17.v" 17000 17000 --bands 3
+vips pngsave "$TMP/b17.v" "$TMP/b17.png" --compression 1
+rm -f "$TMP/b17.v"
+heif-enc -A -q 10 -p speed=9 "$TMP/b17.png" -o "$TMP/b17.avif" >/dev/null
+python3 - "$OUT" "$TMP/b17.avif" <<'PY'
+import os, struct, sys, zlib
+out, avif = sys.argv[1], sys.argv[2]
+
+def patch_sof(data, width, height):
+    i = 2
+    while i < len(data):
+        marker, length = data[i + 1], struct.unpack(">H", data[i + 2:i + 4])[0]
+        if marker in (0xC0, 0xC1, 0xC2):
+            return data[:i + 5] + struct.pack(">HH", height, width) + data[i + 9:]
+        i += 2 + length
+    raise SystemExit("no SOF marker")
+
+def read(name):
+    return open(os.path.join(out, name), "rb").read()
+
+def write(name, data):
+    open(os.path.join(out, name), "wb").write(data)
+
+# Progressive JPEG declaring 49748x32767 (1.6 gigapixels): libjpeg would keep the
+# coefficients of the whole image (4.9 GB) even at 1/8 scale.
+write("hostile-progressive.jpg", patch_sof(read("progressive.jpg"), 49748, 32767))
+# Progressive JPEG declaring 15000x15000: within the work budget, but its
+# whole-image coefficient buffers need 675 MB.
+write("hostile-coefficients.jpg", patch_sof(read("progressive.jpg"), 15000, 15000))
+# Baseline JPEG declaring 65500x65500 with almost all of its data missing.
+write("hostile-missing-data.jpg", patch_sof(read("baseline.jpg"), 65500, 65500))
+
+# 16-bit RGB PNG declaring 8388607x8 (67 megapixels, but lines of 50 MB); the
+# IDAT holds one row.
+def chunk(typ, data):
+    return struct.pack(">I", len(data)) + typ + data + struct.pack(">I", zlib.crc32(typ + data) & 0xFFFFFFFF)
+W, H = 8388607, 8
+row = b"\x00" + b"\x80" * (W * 6)
+write("hostile-wide16.png", b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", W, H, 16, 2, 0, 0, 0))
+      + chunk(b"IDAT", zlib.compress(row, 9)) + chunk(b"IEND", b""))
+
+# Animated WebP whose canvas is 16383x16383 around 160x120 frames.
+webp = bytearray(read("animated.webp"))
+assert webp[12:16] == b"VP8X"
+webp[24:27] = (16383 - 1).to_bytes(3, "little")
+webp[27:30] = (16383 - 1).to_bytes(3, "little")
+write("hostile-canvas.webp", bytes(webp))
+
+# AVIF whose ispe says 4096x15 around a 17000x17000 AV1 stream.
+data = bytearray(open(avif, "rb").read())
+i = data.find(b"ispe")
+assert i > 0 and struct.unpack(">II", data[i + 8:i + 16]) == (17000, 17000)
+data[i + 8:i + 16] = struct.pack(">II", 4096, 15)
+write("hostile-coded-size.avif", bytes(data))
+PY
+
+# --------------------------------------------------------------------------
 # Self-checks
 # --------------------------------------------------------------------------
 fail() { echo "check failed: $*" >&2; exit 1; }
@@ -301,6 +364,11 @@ row() { # file expect
     row "$f" error
   done
   row huge-declared.png limit
+  row line-1000x1.jpg ok
+  for f in hostile-progressive.jpg hostile-coefficients.jpg hostile-missing-data.jpg \
+           hostile-wide16.png hostile-canvas.webp hostile-coded-size.avif; do
+    row "$f" limit
+  done
 } > "$OUT/MANIFEST.tsv"
 
 # --------------------------------------------------------------------------
