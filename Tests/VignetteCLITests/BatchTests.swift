@@ -4,7 +4,11 @@ import VignetteCodecs
 
 @Suite("vignette thumbnail for batches: folders, globs, jobs, cache, names, interruption")
 struct BatchTests {
-    static let brokenInFolder: Set = ["cut-short.jpg", "cut-short.png", "corrupt.jpg", "corrupt.png", "empty.jpg", "huge-declared.png"]
+    static let brokenInFolder: Set = [
+        "cut-short.jpg", "cut-short.png", "corrupt.jpg", "corrupt.png", "empty.jpg", "huge-declared.png",
+        "hostile-progressive.jpg", "hostile-coefficients.jpg", "hostile-missing-data.jpg", "hostile-wide16.png",
+        "hostile-canvas.webp", "hostile-coded-size.avif",
+    ]
 
     func report(_ result: CLIResult) throws -> (entries: [[String: Any]], totals: [String: Any]) {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
@@ -21,7 +25,7 @@ struct BatchTests {
         let (entries, totals) = try report(a)
         let failed = Set(entries.filter { $0["error"] is String }.compactMap { ($0["input"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } })
         #expect(failed == Self.brokenInFolder)
-        #expect(totals["succeeded"] as? Int == 26)
+        #expect(totals["succeeded"] as? Int == 27)
         #expect(CLI.files(in: one) == CLI.files(in: two))
         for name in CLI.files(in: one) {
             #expect(try Data(contentsOf: one.appendingPathComponent(name)) == Data(contentsOf: two.appendingPathComponent(name)), "\(name)")

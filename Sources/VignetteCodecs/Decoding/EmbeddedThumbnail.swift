@@ -28,11 +28,12 @@ struct EmbeddedThumbnail {
     }
 
     /// The JPEG EXIF thumbnail libvips found in the header ("jpeg-thumbnail-data"), when it is a
-    /// JPEG libvips can read.
+    /// JPEG libvips can read within `limits` (its header may declare any size).
     static func exif(of header: Image, limits: DecodingLimits) -> EmbeddedThumbnail? {
         guard let bytes = header.blob(named: "jpeg-thumbnail-data"),
             let source = try? LoadedSource(data: bytes, limits: limits), source.format == .jpeg,
-            let thumbnailHeader = try? source.load(failOn: limits.failOn)
+            let thumbnailHeader = try? source.load(failOn: limits.failOn),
+            (try? limits.check(DecodePlan.full(source, thumbnailHeader).cost)) != nil
         else { return nil }
         let size = PixelSize(width: thumbnailHeader.width, height: thumbnailHeader.height)
         return EmbeddedThumbnail(kind: .exif, size: size) { () throws(ImagingError) in

@@ -41,13 +41,14 @@ public struct ImageDecoder: Sendable {
         try probe(InputFile.read(path, limits: limits))
     }
 
-    /// Decodes the first frame of `data` into memory, after checking the limits against its header.
+    /// Decodes the first frame of `data` into memory, after checking what the decode will cost
+    /// (`DecodingCost`, from the header) against the limits.
     /// The EXIF orientation is not applied (see `Image.autoOriented()`).
     public func decode(_ data: Data) throws(ImagingError) -> Image {
         let source = try LoadedSource(data: data, limits: limits)
         let header = try source.load(failOn: limits.failOn)
         try limits.checkFrames(header.pageCount)
-        try limits.checkPixels(width: header.width, height: header.height)
+        try limits.check(DecodePlan.full(source, header).cost)
         do {
             return try header.materialized()
         } catch where (error.kind == .corruptData || error.kind == .truncatedData) && limits.failOn != .none {

@@ -47,7 +47,17 @@ final class LoadedSource: @unchecked Sendable {
     func load(failOn: FailOn, access: String = "sequential", extra: [String] = []) throws(ImagingError) -> Image {
         let options = (["access=\(access)", "fail_on=\(failOn.rawValue)"] + extra).joined(separator: ",")
         guard let image = vgn_image_new_from_source(pointer, options) else {
-            throw VipsErrors.decodingError()
+            let error = VipsErrors.decodingError()
+            // Truncated means "decodes leniently, with what is missing filled in"; a header that
+            // cannot be read even leniently (a file cut off before its frame header) is corrupt.
+            guard error.kind == .truncatedData else { throw error }
+            let lenient = (["access=\(access)", "fail_on=none"] + extra).joined(separator: ",")
+            if failOn != .none, let header = vgn_image_new_from_source(pointer, lenient) {
+                vgn_unref(header)
+                throw error
+            }
+            vips_error_clear()
+            throw ImagingError(.corruptData, error.message)
         }
         return Image(owning: image)
     }

@@ -119,22 +119,23 @@ extension ProgressiveDecoder {
         data.withUnsafeBytes { reader.read($0) }
         if reader.isCorrupt || reader.isProgressive == false { return (nil, shown, true) }
         guard reader.isProgressive == true else { return (nil, shown, false) }
-        guard reader.width > 0, reader.height > 0,
-            (try? limits.checkPixels(width: reader.width, height: reader.height)) != nil
-        else { return (nil, shown, true) }
+        guard reader.width > 0, reader.height > 0 else { return (nil, shown, true) }
         guard reader.completeScans > shown else { return (nil, shown, reader.reachedEnd) }
         var scans = Data(data.prefix(reader.endOfCompleteScans))
         scans.append(contentsOf: [0xFF, 0xD9])
         var lenient = limits
         lenient.failOn = .none
+        // The budget is checked once the header is known: a progressive JPEG costs its whole-image
+        // coefficient buffers at every scale, so a refused image never gives a preview.
         // A failed decode is not final: the next complete scan is tried again.
-        // Pixels were checked against the limits from the frame header above.
-        var shrink = 1
-        if let side = minimumPreviewSide, side > 0 {
-            while shrink < 8, min(reader.width, reader.height) / (shrink * 2) >= side { shrink *= 2 }
-        }
-        let preview = try? LoadedSource(data: scans, limits: lenient)
-            .load(failOn: .none, extra: shrink > 1 ? ["shrink=\(shrink)"] : []).materialized()
+        let side = max(1, minimumPreviewSide ?? .max)
+        guard let source = try? LoadedSource(data: scans, limits: lenient),
+            let header = try? source.load(failOn: .none)
+        else { return (nil, reader.completeScans, reader.reachedEnd) }
+        let plan = minimumPreviewSide == nil
+            ? DecodePlan.full(source, header) : DecodePlan.covering(PixelSize(width: side, height: side), source, header)
+        guard (try? limits.check(plan.cost)) != nil else { return (nil, shown, true) }
+        let preview = try? source.load(failOn: .none, extra: plan.loadOptions).materialized()
         return (preview, reader.completeScans, reader.reachedEnd)
     }
 }

@@ -66,10 +66,10 @@ final class WebPIncrementalDecoder: @unchecked Sendable {
         case .found(let found): features = found
         }
         let width = Int(features.width), height = Int(features.height)
-        guard features.has_animation == 0, width > 0, height > 0,
-            (try? limits.checkPixels(width: width, height: height)) != nil
-        else { return .refused }
         let alpha = features.has_alpha != 0
+        guard features.has_animation == 0, width > 0, height > 0,
+            (try? limits.check(.ofIncrementalWebP(width: width, height: height, bands: alpha ? 4 : 3))) != nil
+        else { return .refused }
         guard let handle = WebPINewRGB(alpha ? MODE_RGBA : MODE_RGB, nil, 0, 0) else { return .refused }
         return .started(WebPIncrementalDecoder(handle: handle, width: width, height: height, bands: alpha ? 4 : 3))
     }

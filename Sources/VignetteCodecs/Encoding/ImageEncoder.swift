@@ -17,14 +17,14 @@ public enum ImageEncoder {
         case .jpeg(let options):
             try check(options.quality, in: 1...100, "JPEG quality")
             let flat = try image.standardizedToSRGB8().flattened()
-            return try save("vips_jpegsave_buffer") { buffer, length in
+            return try save { buffer, length in
                 vgn_jpegsave(flat.pointer, buffer, length, Int32(options.quality), options.progressive ? 1 : 0,
                              options.keepMetadata ? 0 : 1, options.optimizeCoding ? 1 : 0)
             }
         case .png(let options):
             try check(options.compression, in: 0...9, "PNG compression")
             let standard = try image.standardizedToSRGB8()
-            return try save("vips_pngsave_buffer") { buffer, length in
+            return try save { buffer, length in
                 vgn_pngsave(standard.pointer, buffer, length, Int32(options.compression), 0, options.keepMetadata ? 0 : 1)
             }
         case .webp(let options):
@@ -44,13 +44,14 @@ public enum ImageEncoder {
 
     /// Runs a libvips saver and copies its g_malloc'd buffer into `Data`, freeing it at once.
     private static func save(
-        _ what: String,
         _ saver: (UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutablePointer<Int>) -> Int32
     ) throws(ImagingError) -> Data {
         var buffer: UnsafeMutableRawPointer?
         var length = 0
         guard saver(&buffer, &length) == 0, let buffer else {
-            throw VipsErrors.decodingError(what)
+            // The saver pulls the pixels, so most failures here are the loader's (a truncated or
+            // corrupt file): libvips' message names it ("VipsJpeg: …", "heifload_source: …").
+            throw VipsErrors.decodingError()
         }
         defer { vgn_free(buffer) }
         return Data(bytes: buffer, count: length)

@@ -27,25 +27,6 @@ struct ThumbnailGeometry: Equatable {
         }
     }
 
-    /// The largest JPEG DCT shrink (8, 4, 2, 1) whose output still covers `target` (libjpeg rounds up).
-    static func jpegShrink(stored: PixelSize, target: PixelSize) -> Int {
-        for shrink in [8, 4, 2] {
-            let w = (stored.width + shrink - 1) / shrink
-            let h = (stored.height + shrink - 1) / shrink
-            if w >= target.width, h >= target.height { return shrink }
-        }
-        return 1
-    }
-
-    /// The shrink libvips' `vips_thumbnail` picks for a JPEG: it leaves a factor of two for its final resize.
-    static func vipsThumbnailJPEGShrink(stored: PixelSize, target: PixelSize) -> Int {
-        let factor = min(Double(stored.width) / Double(target.width), Double(stored.height) / Double(target.height))
-        if factor >= 16 { return 8 }
-        if factor >= 8 { return 4 }
-        if factor >= 4 { return 2 }
-        return 1
-    }
-
     /// Whether `candidate` has `reference`'s aspect ratio, within 2 %.
     static func sameAspect(_ candidate: PixelSize, _ reference: PixelSize) -> Bool {
         let a = Double(candidate.width) / Double(candidate.height)

@@ -83,6 +83,15 @@ public struct Thumbnailer: Sendable {
             bands: header.bands, hasAlpha: header.hasAlpha, orientation: header.orientation,
             pages: header.pageCount, embeddedThumbnail: nil)
 
+        // The decode this route will do, checked against the budget before anything else: the
+        // same verdict whichever route ends up making the thumbnail.
+        let target = geometry.resized.oriented(orientation)
+        let plan = options.method == .vipsThumbnail
+            ? DecodePlan.vipsThumbnail(target, source, header) : DecodePlan.covering(target, source, header)
+        try limits.check(plan.cost)
+        // Upscaling can ask for a result far bigger than anything decoded: it counts too.
+        try limits.check(.ofResult(geometry.resized, bands: max(3, header.bands)))
+
         if options.useEmbeddedThumbnail, options.method == .shrinkOnLoad,
             let embedded = try embeddedThumbnail(source: source, header: header, geometry: geometry, orientation: orientation)
         {
@@ -94,36 +103,10 @@ public struct Thumbnailer: Sendable {
             return Thumbnail(image: finished, source: info, route: .embeddedThumbnail(kind: embedded.kind.rawValue))
         }
         if options.method == .vipsThumbnail {
-            return Thumbnail(image: try vipsThumbnail(source: source, stored: stored, geometry: geometry, orientation: orientation),
-                             source: info, route: .vipsThumbnail)
+            return Thumbnail(image: try vipsThumbnail(source: source, geometry: geometry), source: info, route: .vipsThumbnail)
         }
-
-        let target = geometry.resized.oriented(orientation)
-        var image = header
-        var route = ThumbnailRoute.fullDecode
-        switch source.format {
-        case .jpeg:
-            let shrink = ThumbnailGeometry.jpegShrink(stored: stored, target: target)
-            let decoded = PixelSize(width: (stored.width + shrink - 1) / shrink, height: (stored.height + shrink - 1) / shrink)
-            try limits.checkPixels(width: decoded.width, height: decoded.height, note: "at 1/\(shrink) scale")
-            if shrink > 1 {
-                image = try source.load(failOn: limits.failOn, extra: ["shrink=\(shrink)"])
-                route = .shrinkOnLoad(scale: 1 / Double(shrink))
-            }
-        case .webp:
-            let scale = max(Double(target.width) / Double(stored.width), Double(target.height) / Double(stored.height))
-            if scale < 0.99 {
-                let decodedWidth = Int((Double(stored.width) * scale).rounded(.up))
-                let decodedHeight = Int((Double(stored.height) * scale).rounded(.up))
-                try limits.checkPixels(width: decodedWidth, height: decodedHeight, note: "at scale \(scale)")
-                image = try source.load(failOn: limits.failOn, extra: ["scale=\(scale)"])
-                route = .shrinkOnLoad(scale: scale)
-            } else {
-                try limits.checkPixels(width: stored.width, height: stored.height)
-            }
-        default:
-            try limits.checkPixels(width: stored.width, height: stored.height)
-        }
+        let image = plan.loadOptions.isEmpty ? header : try source.load(failOn: limits.failOn, extra: plan.loadOptions)
+        let route = plan.loadOptions.isEmpty ? ThumbnailRoute.fullDecode : .shrinkOnLoad(scale: plan.scale)
         return Thumbnail(image: try finish(image, geometry: geometry, orientation: orientation), source: info, route: route)
     }
 
@@ -165,26 +148,18 @@ public struct Thumbnailer: Sendable {
         }
     }
 
-    /// libvips' `vips_thumbnail_source`, with the pixel budget checked against the decode it will do.
-    private func vipsThumbnail(
-        source: LoadedSource, stored: PixelSize, geometry: ThumbnailGeometry, orientation: Int
-    ) throws(ImagingError) -> Image {
-        let target = geometry.resized.oriented(orientation)
-        switch source.format {
-        case .jpeg:
-            let shrink = ThumbnailGeometry.vipsThumbnailJPEGShrink(stored: stored, target: target)
-            try limits.checkPixels(width: (stored.width + shrink - 1) / shrink, height: (stored.height + shrink - 1) / shrink)
-        case .webp:
-            try limits.checkPixels(width: target.width, height: target.height)
-        default:
-            try limits.checkPixels(width: stored.width, height: stored.height)
-        }
+    /// libvips' `vips_thumbnail_source` (its decode was checked by `DecodePlan.vipsThumbnail`),
+    /// brought to the contract's exact size: libvips rounds differently on lopsided images, and
+    /// its forced size (`fill`) would upscale.
+    private func vipsThumbnail(source: LoadedSource, geometry: ThumbnailGeometry) throws(ImagingError) -> Image {
         let size: VipsSize
         switch (options.fit, options.allowUpscaling) {
         case (.fill, _): size = VIPS_SIZE_FORCE
         case (_, true): size = VIPS_SIZE_BOTH
         case (_, false): size = VIPS_SIZE_DOWN
         }
+        // fill asks for the resized size itself (no upscaling when it is not allowed).
+        let box = options.fit == .fill ? geometry.resized : PixelSize(width: options.width, height: options.height)
         let crop: VipsInteresting
         switch (options.fit, options.crop) {
         case (.cover, .centre): crop = VIPS_INTERESTING_CENTRE
@@ -193,10 +168,18 @@ public struct Thumbnailer: Sendable {
         }
         var out: UnsafeMutablePointer<VipsImage>?
         let status = vgn_thumbnail_source(
-            source.pointer, &out, Int32(options.width), Int32(options.height), Int32(size.rawValue),
+            source.pointer, &out, Int32(box.width), Int32(box.height), Int32(size.rawValue),
             Int32(crop.rawValue), options.autoOrient ? 0 : 1, "fail_on=\(limits.failOn.rawValue)")
-        guard status == 0, let out else { throw VipsErrors.decodingError() }
-        return try Image(owning: out).standardizedToSRGB8().blurred(sigma: options.blurSigma)
+        guard status == 0, let out else {
+            // The header was read already, so the format is known: a failure here is damage.
+            let error = VipsErrors.decodingError()
+            throw error.kind == .unsupportedFormat ? ImagingError(.corruptData, error.message) : error
+        }
+        var image = try Image(owning: out).standardizedToSRGB8()
+        if image.width != geometry.output.width || image.height != geometry.output.height {
+            image = try image.resized(toWidth: geometry.output.width, height: geometry.output.height, kernel: options.kernel)
+        }
+        return try image.blurred(sigma: options.blurSigma)
     }
 }
 
