@@ -59,7 +59,7 @@ struct ConvertCommand: ParsableCommand {
         do {
             let decoder = ImageDecoder()
             let image = try decoder.decode(InputFile.read(input, limits: decoder.limits)).autoOriented()
-            try OutputFile.write(try ImageEncoder.encode(image, as: encoding), to: output)
+            try OutputFile.write(try ImageEncoder.encode(image, as: encoding, limits: decoder.limits), to: output)
         } catch {
             Console.failed(input, error)
             throw ExitCode(1)

@@ -147,3 +147,21 @@ struct DecodingBudgetTests {
         #expect(jpeg?.message.contains("jpegsave") == false, "\(String(describing: jpeg))")
     }
 }
+
+@Suite("The encoding side of the budget")
+struct EncodingBudgetTests {
+    @Test("encoding counts the encoder's own buffers: a full-size AVIF of 100 MP is refused, JPEG is not")
+    func encoderMemory() throws {
+        let image = try ImageDecoder().decode(fileAt: TestFiles.fixture("baseline.jpg").path)  // 640×480
+        var limits = DecodingLimits.untrusted
+        // The pixels (3 bytes) plus 20 bytes a pixel for libheif and x265/aom, 6 for libwebp.
+        limits.maxMemoryBytes = 640 * 480 * (3 + 20) - 1
+        let avif = expectImagingError { () throws(ImagingError) in try ImageEncoder.encode(image, as: .avif(HEIFOptions()), limits: limits) }
+        #expect(avif?.kind == .limitExceeded)
+        #expect(avif?.message.contains("encoding 640x480 as avif") == true)
+        #expect(throws: Never.self) { try ImageEncoder.encode(image, as: .webp(WebPOptions()), limits: limits) }
+        limits.maxMemoryBytes = 640 * 480 * (3 + 6) - 1
+        #expect(throws: ImagingError.self) { try ImageEncoder.encode(image, as: .webp(WebPOptions()), limits: limits) }
+        #expect(throws: Never.self) { try ImageEncoder.encode(image, as: .jpeg(JPEGOptions()), limits: limits) }
+    }
+}

@@ -34,9 +34,10 @@ extension ImagePipeline {
         let encode = configuration.processedImageEncoding
         let image = container.image
         let key = DiskKeys.processed(request)
+        let limits = configuration.decodingLimits
         let work = SharedWork<Data>(priority: .low) { }
         work.start { work in
-            try await work.run(on: self.encoding) { try ImageEncoder.encode(image, as: encode(image)) }
+            try await work.run(on: self.encoding) { try ImageEncoder.encode(image, as: encode(image), limits: limits) }
         }
         let encoded = try await work.value(id: work.makeSubscriberID(), priority: .low)
         dataCache.storeData(encoded, for: key)

@@ -91,6 +91,17 @@ extension DecodingCost {
     }
 }
 
+extension DecodingCost {
+    /// The memory of encoding `image` as `format`: its pixels as 8-bit bands plus the encoder's
+    /// working buffers (`EncodingFormat.workingBytesPerPixel`).
+    static func ofEncoding(_ image: Image, as format: EncodingFormat) -> DecodingCost {
+        let size = PixelSize(width: image.width, height: image.height)
+        return DecodingCost(
+            what: "encoding \(size) as \(format.format)", sourcePixels: 0, decodedPixels: 0,
+            memoryBytes: Int.saturating(size.area, max(3, image.bands) + format.workingBytesPerPixel))
+    }
+}
+
 extension PixelSize {
     /// width × height, saturating at `Int.max`.
     var area: Int { Int.saturating(width, height) }

@@ -93,6 +93,18 @@ public enum EncodingFormat: Sendable, Hashable, Codable {
         }
     }
 
+    /// Bytes of working memory the encoder needs per pixel, beyond the image itself. Measured
+    /// with `vignette convert` on a 100-megapixel JPEG: libvips' JPEG and PNG savers stream
+    /// (about 0); libwebp holds an ARGB picture and its YUV planes (about 6); libheif copies the
+    /// image into YUV planes and x265/aom keep several frames of their own (16–18, so 20).
+    var workingBytesPerPixel: Int {
+        switch self {
+        case .jpeg, .png: 0
+        case .webp: 6
+        case .heic, .avif: 20
+        }
+    }
+
     /// The format's defaults, with `quality` (1–100) applied where the format has one.
     public static func `default`(for format: ImageFormat, quality: Int? = nil) -> EncodingFormat? {
         switch format {

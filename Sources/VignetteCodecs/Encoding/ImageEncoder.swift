@@ -11,8 +11,14 @@ internal import CVips
 public enum ImageEncoder {
     /// `image` encoded as `format`. Pixels are first brought to 8-bit sRGB (or grey); JPEG, which
     /// has no alpha, gets alpha flattened onto white.
-    public static func encode(_ image: Image, as format: EncodingFormat) throws(ImagingError) -> Data {
+    ///
+    /// The memory the encode will need (the image's pixels plus the encoder's own buffers: libwebp
+    /// and libheif copy the picture into planes of their own) is checked against
+    /// `limits.maxMemoryBytes` first, so a full-size AVIF of a 100-megapixel image is refused with
+    /// `.limitExceeded` instead of taking 2 GB.
+    public static func encode(_ image: Image, as format: EncodingFormat, limits: DecodingLimits = .untrusted) throws(ImagingError) -> Data {
         try ImagingRuntime.ensureInitialised()
+        try limits.check(.ofEncoding(image, as: format))
         switch format {
         case .jpeg(let options):
             try check(options.quality, in: 1...100, "JPEG quality")

@@ -52,7 +52,7 @@ public struct Thumbnailer: Sendable {
     ) throws(ImagingError) -> (data: Data, thumbnail: Thumbnail) {
         let lazy = try lazyThumbnail(data)
         do {
-            return (try ImageEncoder.encode(lazy.image, as: choose(lazy.image)), lazy)
+            return (try ImageEncoder.encode(lazy.image, as: choose(lazy.image), limits: limits), lazy)
         } catch {
             throw classified(error, data: data)
         }
