@@ -33,7 +33,7 @@ struct PipelineCacheTests {
             $0.imageCache = nil
         }
         let made = try await writer.image(for: request)
-        dataCache.flush()
+        await writer.flushDiskCache()
 
         let loader = CountingLoader()
         let blur = CountingProcessor("blur")
@@ -80,7 +80,7 @@ struct PipelineCacheTests {
         }
         let request = ImageRequest(path: path, processors: c.processed ? [ImageProcessors.Resize(size: 32)] : [])
         _ = try await pipeline.image(for: request)
-        dataCache.flush()
+        await pipeline.flushDiskCache()
         #expect(dataCache.containsData(for: DiskKeys.original(request)) == c.storesOriginal)
         if c.processed {  // without processing the processed key is the original's
             #expect(dataCache.containsData(for: DiskKeys.processed(request)) == c.storesProcessed)

@@ -36,6 +36,20 @@ struct ImageKey: Hashable, @unchecked Sendable {
     }
 }
 
+/// A node's key in the task graph: what the node makes, plus the request options that change how
+/// its bytes are found (cache only, reload, disk reads and writes). Requests that differ in those
+/// never share a node: a cache-only request must not receive another request's network load, and
+/// a normal request must not fail because it joined a cache-only one.
+struct GraphKey<Key: Hashable & Sendable>: Hashable, Sendable {
+    let key: Key
+    let loading: ImageRequest.Options
+
+    init(_ key: Key, _ request: ImageRequest) {
+        self.key = key
+        loading = request.options.intersection(.changingHowDataIsFound)
+    }
+}
+
 /// The memory cache's key for a request.
 public struct ImageCacheKey: Hashable, Sendable {
     let key: ImageKey

@@ -15,7 +15,7 @@ extension ImagePipeline {
         else { return nil }
         let diskKey = DiskKeys.processed(request)
         guard let data = dataCache.data(for: diskKey) else { return nil }
-        let key = ImageKey(imageID: "\u{0}disk|" + diskKey, thumbnail: nil, processors: [])
+        let key = GraphKey(ImageKey(imageID: "\u{0}disk|" + diskKey, thumbnail: nil, processors: []), request)
         let limits = configuration.decodingLimits
         return try await subscribe(to: {
             self.node(in: \.images, key: key, priority: request.priority) { [self] work in
@@ -25,26 +25,51 @@ extension ImagePipeline {
     }
 
     /// Encodes a processed image on an encoding thread and hands it to the disk cache, when the
-    /// policy stores processed images.
-    func storeProcessedImageOnDisk(_ container: ImageContainer, for request: ImageRequest) async throws {
+    /// policy stores processed images: once for all the requests that share the image (a key
+    /// already being stored, or already on disk, is skipped), off the response path (the caller
+    /// does not wait), and a failure is logged, never a failed request.
+    func storeProcessedImageOnDisk(_ container: ImageContainer, for request: ImageRequest) {
         guard let dataCache = configuration.dataCache, request.hasProcessing,
             configuration.dataCachePolicy.storesEncodedImage(hasProcessors: true),
             !request.options.contains(.disableDiskCacheWrites)
         else { return }
-        let encode = configuration.processedImageEncoding
-        let image = container.image
         let key = DiskKeys.processed(request)
+        guard graph.withLock({ $0.storing.insert(key).inserted }) else { return }
+        let encode = configuration.processedImageEncoding
         let limits = configuration.decodingLimits
-        let work = SharedWork<Data>(priority: .low) { }
-        work.start { work in
-            try await work.run(on: self.encoding) { try ImageEncoder.encode(image, as: encode(image), limits: limits) }
+        let image = container.image
+        let logger = logger
+        _ = encoding.enqueue(priority: .low, onCancelledBeforeStart: { [weak self] in
+            self?.graph.withLock { _ = $0.storing.remove(key) }
+        }) { [weak self] in
+            defer { self?.graph.withLock { _ = $0.storing.remove(key) } }
+            guard !dataCache.containsData(for: key) else { return }
+            do {
+                dataCache.storeData(try ImageEncoder.encode(image, as: encode(image), limits: limits), for: key)
+            } catch {
+                logger.warning("could not store a processed image on disk", metadata: ["key": "\(key)", "error": "\(error)"])
+            }
         }
-        let encoded = try await work.value(id: work.makeSubscriberID(), priority: .low)
-        dataCache.storeData(encoded, for: key)
     }
 }
 
 extension ImagePipeline {
+    /// Waits until the processed images being encoded for the disk cache are stored, then until
+    /// the disk cache has written everything it was given (`DataCache.flush()`, run on a thread of
+    /// its own, not on Swift's cooperative pool). For an orderly shutdown, and for tests.
+    public func flushDiskCache() async {
+        while graph.withLock({ !$0.storing.isEmpty }) {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        guard let dataCache = configuration.dataCache else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            WorkerThread.start {
+                dataCache.flush()
+                continuation.resume()
+            }
+        }
+    }
+
     /// The key of the metadata (validators, expiry) kept beside the original bytes under `key`.
     static func metadataKey(for key: String) -> String { key + "\u{0}metadata" }
 

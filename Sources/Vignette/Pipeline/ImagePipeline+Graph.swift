@@ -11,7 +11,7 @@ extension ImagePipeline {
     /// asked for previews.
     func loadWork(for request: ImageRequest) -> SharedWork<Data> {
         let key = DiskKeys.original(request)
-        return node(in: \.loads, key: key, priority: request.priority) { [self] work in
+        return node(in: \.loads, key: GraphKey(key, request), priority: request.priority) { [self] work in
             let options = request.options
             let dataCache = configuration.dataCache
             let readsDisk = !options.contains(.disableDiskCacheReads) && !options.contains(.reloadIgnoringCachedData)
@@ -59,7 +59,7 @@ extension ImagePipeline {
     /// The shared work that makes the image of `request` with its first `processorCount`
     /// processors applied: decode for 0, else the previous node's image through one processor.
     func imageWork(for request: ImageRequest, processorCount: Int) -> SharedWork<ImageContainer> {
-        let key = ImageKey(request).prefix(processorCount)
+        let key = GraphKey(ImageKey(request).prefix(processorCount), request)
         return node(in: \.images, key: key, priority: request.priority) { [self] work in
             if processorCount == 0 {
                 var previews: PreviewDecoding?

@@ -24,9 +24,11 @@ public final class ImagePipeline: Sendable {
     let logger = Logger(label: "vignette.pipeline")
 
     struct Graph: Sendable {
-        var loads: [String: SharedWork<Data>] = [:]
-        var images: [ImageKey: SharedWork<ImageContainer>] = [:]
+        var loads: [GraphKey<String>: SharedWork<Data>] = [:]
+        var images: [GraphKey<ImageKey>: SharedWork<ImageContainer>] = [:]
         var tasks: [ObjectIdentifier: ImageTask] = [:]
+        /// Disk keys of processed images being encoded for the disk cache.
+        var storing: Set<String> = []
         var isInvalidated = false
     }
 
@@ -140,7 +142,7 @@ public final class ImagePipeline: Sendable {
                 to: { self.imageWork(for: request, processorCount: request.processors.count) },
                 priority: task?.priority ?? request.priority, task: task, onPreview: onPreview)
             storeInMemory(container, for: request)
-            try await storeProcessedImageOnDisk(container, for: request)
+            storeProcessedImageOnDisk(container, for: request)
             return ImageResponse(container: container, request: request, cacheType: nil)
         } catch {
             let failure: ImagePipelineError = Task.isCancelled && !(error is ImagePipelineError) ? .cancelled : .wrapping(error)

@@ -13,7 +13,11 @@ final class ThreadStage: @unchecked Sendable {
     private var buckets = PriorityBuckets<WorkItem>()
     private var jobs: [ObjectIdentifier: @Sendable () -> Void] = [:]
     private var threads = 0
+    /// Threads waiting on `condition`.
     private var idle = 0
+    /// Signals sent to idle threads that no thread has woken up for yet: an idle thread already
+    /// signalled is not available for the next item, which must wake another or start one.
+    private var wakeups = 0
     private var isShutDown = false
     private var started = 0
 
@@ -48,7 +52,8 @@ final class ThreadStage: @unchecked Sendable {
             guard !isShutDown else { return (false, false) }
             jobs[ObjectIdentifier(item)] = job
             buckets.push(item, priority: priority, generation: item.generation)
-            if idle > 0 {
+            if idle > wakeups {
+                wakeups += 1
                 pthread_cond_signal(&condition)
                 return (true, false)
             }
@@ -118,6 +123,8 @@ final class ThreadStage: @unchecked Sendable {
                 idle += 1
                 pthread_cond_wait(&condition, &lock)
                 idle -= 1
+                // Whoever wakes takes a signal's place (a spurious wake-up finds the item instead).
+                if wakeups > 0 { wakeups -= 1 }
             }
             pthread_mutex_unlock(&lock)
             guard let (item, job) = next else { break }

@@ -155,6 +155,11 @@ extension ImageRequest {
         public static let reloadIgnoringCachedData = Options(rawValue: 1 << 5)
 
         public static let disableMemoryCache: Options = [.disableMemoryCacheReads, .disableMemoryCacheWrites]
+        /// The options that change where a request's bytes come from or go: the task graph keys
+        /// nodes by them too.
+        static let changingHowDataIsFound: Options = [
+            .disableDiskCacheReads, .disableDiskCacheWrites, .returnCacheDataDontLoad, .reloadIgnoringCachedData,
+        ]
         public static let disableDiskCache: Options = [.disableDiskCacheReads, .disableDiskCacheWrites]
     }
 }

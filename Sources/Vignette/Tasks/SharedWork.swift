@@ -43,7 +43,13 @@ final class SharedWork<Value: Sendable>: Sendable {
             do { result = .success(try await body(self)) } catch { result = .failure(error) }
             self.finish(result)
         }
-        state.withLock { $0.task = task }
+        // The node is visible in the graph before its task exists: a last subscriber that left in
+        // between found no task to cancel, so the cancellation is carried out here.
+        let cancelledMeanwhile = state.withLock { state -> Bool in
+            state.task = task
+            return state.isCancelled
+        }
+        if cancelledMeanwhile { task.cancel() }
     }
 
     var priority: Priority { state.withLock { $0.priority } }

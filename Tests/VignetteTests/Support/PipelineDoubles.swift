@@ -120,12 +120,12 @@ func eventually(_ seconds: Double = 120, _ condition: () -> Bool) async -> Bool 
 extension ImagePipeline {
     /// How many subscribers wait on the image node of `request` (all processors applied).
     func subscriberCount(for request: ImageRequest, processors: Int? = nil) -> Int {
-        let key = ImageKey(request).prefix(processors ?? request.processors.count)
+        let key = GraphKey(ImageKey(request).prefix(processors ?? request.processors.count), request)
         return graph.withLock { $0.images[key]?.subscriberCount ?? 0 }
     }
 
     func loadNodePriority(for request: ImageRequest) -> ImageRequest.Priority? {
-        graph.withLock { $0.loads[request.effectiveImageID]?.priority }
+        graph.withLock { $0.loads[GraphKey(DiskKeys.original(request), request)]?.priority }
     }
 
     var inFlightCount: Int { graph.withLock { $0.loads.count + $0.images.count + $0.tasks.count } }

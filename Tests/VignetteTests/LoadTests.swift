@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+@testable import Vignette
+
+/// What a service's load exposed: stages that leave threads idle under a burst, nodes shared by
+/// requests whose options differ, processed-image stores done once per caller on the response path.
+@Suite("The pipeline under load")
+struct LoadTests {
+    let path = Files.fixture("baseline.jpg")
+
+    @Test("a burst uses every thread of a stage, even with one thread already idle")
+    func burst() async throws {
+        let stage = ThreadStage(name: "test", maxConcurrent: 4)
+        defer { stage.shutdown() }
+        // One warm thread, idle.
+        let warm = DispatchSemaphore(value: 0)
+        _ = stage.enqueue(priority: .normal) { warm.signal() }
+        warm.wait()
+        #expect(await eventually { stage.queuedCount == 0 })
+        try await Task.sleep(for: .milliseconds(20))
+        let running = Locked((now: 0, peak: 0))
+        let done = DispatchSemaphore(value: 0)
+        for _ in 0..<4 {
+            _ = stage.enqueue(priority: .normal) {
+                running.withLock { $0.now += 1; $0.peak = max($0.peak, $0.now) }
+                Thread.sleep(forTimeInterval: 0.2)
+                running.withLock { $0.now -= 1 }
+                done.signal()
+            }
+        }
+        for _ in 0..<4 { done.wait() }
+        #expect(running.withLock { $0.peak } == 4)
+    }
+
+    /// Two concurrent requests for one uncached image, the second with `options`.
+    func concurrent(_ options: ImageRequest.Options) async throws -> (first: Result<Image, ImagePipelineError>, second: Result<Image, ImagePipelineError>, loads: Int) {
+        let folder = try Files.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let gate = Gate()
+        let loader = CountingLoader(gate: gate)
+        let pipeline = ImagePipeline.testing(loader: loader) {
+            $0.dataCache = try? DataCache(path: folder)
+            $0.imageCache = nil
+            $0.dataCachePolicy = .storeOriginalData
+        }
+        let plain = ImageRequest(path: path)
+        var other = plain
+        other.options = options
+        let first = pipeline.imageTask(with: plain)
+        let second = pipeline.imageTask(with: other)
+        #expect(await eventually { loader.started >= 1 })
+        try await Task.sleep(for: .milliseconds(50))
+        gate.open()
+        return (await outcome(first), await outcome(second), loader.started)
+    }
+
+    func outcome(_ task: ImageTask) async -> Result<Image, ImagePipelineError> {
+        do { return .success(try await task.image) } catch { return .failure(error) }
+    }
+
+    @Test("a cache-only request never receives another request's network load, nor fails it")
+    func cacheOnlyIsApart() async throws {
+        let (first, second, loads) = try await concurrent([.returnCacheDataDontLoad])
+        #expect((try? first.get()) != nil)
+        guard case .failure(.dataMissingInCache) = second else {
+            Issue.record("the cache-only request got \(second)")
+            return
+        }
+        #expect(loads == 1)
+    }
+
+    @Test("requests that reload, or skip disk reads or writes, get loads of their own",
+          arguments: [ImageRequest.Options.reloadIgnoringCachedData, .disableDiskCacheReads, .disableDiskCacheWrites])
+    func optionsAreApart(option: ImageRequest.Options) async throws {
+        let (first, second, loads) = try await concurrent([option])
+        #expect((try? first.get()) != nil && (try? second.get()) != nil)
+        #expect(loads == 2)
+    }
+
+    @Test("equal options still coalesce")
+    func equalOptionsCoalesce() async throws {
+        let (first, second, loads) = try await concurrent([])
+        #expect((try? first.get()) != nil && (try? second.get()) != nil)
+        #expect(loads == 1)
+    }
+
+    @Test("ten coalesced requests store their processed image on disk once, off the response path")
+    func oneStore() async throws {
+        let folder = try Files.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let encodes = Locked(0)
+        let gate = Gate()
+        let pipeline = ImagePipeline.testing(loader: CountingLoader(gate: gate)) {
+            $0.dataCache = try? DataCache(path: folder)
+            $0.imageCache = nil
+            $0.processedImageEncoding = { _ in
+                encodes.withLock { $0 += 1 }
+                return .jpeg(JPEGOptions(quality: 80))
+            }
+        }
+        let request = ImageRequest(path: path, processors: [ImageProcessors.Resize(size: 64)])
+        let tasks = (0..<10).map { _ in pipeline.imageTask(with: request) }
+        #expect(await eventually { pipeline.subscriberCount(for: request) == 10 })
+        gate.open()
+        for task in tasks { _ = try await task.image }
+        await pipeline.flushDiskCache()
+        #expect(encodes.withLock { $0 } == 1)
+        #expect(pipeline.configuration.dataCache?.containsData(for: DiskKeys.processed(request)) == true)
+    }
+
+    @Test("an encoder that fails for the disk cache does not fail a request whose image is made")
+    func storeFailureIsNotARequestFailure() async throws {
+        let folder = try Files.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let pipeline = ImagePipeline.testing(loader: CountingLoader()) {
+            $0.dataCache = try? DataCache(path: folder)
+            $0.processedImageEncoding = { _ in .jpeg(JPEGOptions(quality: 500)) }
+        }
+        let request = ImageRequest(path: path, processors: [ImageProcessors.Resize(size: 64)])
+        let image = try await pipeline.image(for: request)
+        #expect(image.width == 64)
+        await pipeline.flushDiskCache()
+        #expect(pipeline.configuration.dataCache?.containsData(for: DiskKeys.processed(request)) == false)
+    }
+}
