@@ -123,3 +123,29 @@ struct LoadTests {
         #expect(pipeline.configuration.dataCache?.containsData(for: DiskKeys.processed(request)) == false)
     }
 }
+
+@Suite("File identity")
+struct FileIdentityTests {
+    @Test("a file edited in place is served fresh from every cache")
+    func editedFile() async throws {
+        let folder = try Files.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/photo.jpg"
+        try FileManager.default.copyItem(atPath: Files.fixture("baseline.jpg"), toPath: file)  // 640×480
+        let pipeline = ImagePipeline.testing(loader: CountingLoader()) {
+            $0.dataCache = try? DataCache(path: folder + "/cache")
+            $0.dataCachePolicy = .storeAll
+        }
+        let request = ImageRequest(path: file, processors: [ImageProcessors.Resize(size: 100)])
+        let before = try await pipeline.image(for: request)
+        #expect(before.width == 100 && before.height == 75)
+        await pipeline.flushDiskCache()
+        // The same name, other content (1000×1) and another modification time.
+        try FileManager.default.removeItem(atPath: file)
+        try FileManager.default.copyItem(atPath: Files.fixture("line-1000x1.jpg"), toPath: file)
+        var times = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, file, &times, 0) == 0)
+        let after = try await pipeline.image(for: request)
+        #expect(after.width == 100 && after.height == 1)
+    }
+}

@@ -123,10 +123,12 @@ extension ImageRequest {
         /// Bytes produced by `load`; `id` names them for caches and coalescing.
         case data(id: String, load: @Sendable () async throws -> Data)
 
-        /// The id caches and coalescing use.
+        /// The id caches and coalescing use. A file's id carries its identity as well as its path
+        /// (size and modification time, from `stat(2)` when the id is asked for), so a file edited
+        /// in place is a new image for every cache; a file that cannot be stat'ed has its path only.
         public var id: String {
             switch self {
-            case .file(let path): "file://\(path)"
+            case .file(let path): "file://\(path)" + FileIdentity.suffix(path)
             case .url(let url): url.absoluteString
             case .data(let id, _): id
             }
