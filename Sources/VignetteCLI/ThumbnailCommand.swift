@@ -80,7 +80,7 @@ struct ThumbnailCommand: ParsableCommand {
         try OutputFile.makeDirectory(out)
         let expansion = InputExpansion.expand(inputs)
         let files = expansion.files
-        let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        let cores = CPUBudget.availableCores()
         // No more lanes than inputs; many images at once: one libvips thread each; one image at a
         // time (a single input, or --jobs 1): all cores on it.
         let jobCount = max(1, min(jobs ?? cores, files.count))

@@ -66,16 +66,23 @@ public enum MemoryBudget {
     /// The limit files of the process's own cgroups and their ancestors, from the contents of
     /// `/proc/self/cgroup` (`0::/path` for v2, `N:…memory…:/path` for v1).
     static func cgroupLimitFiles(procSelfCgroup text: String) -> [String] {
+        cgroupFiles(procSelfCgroup: text, v2File: "memory.max", v1: ("memory", "memory.limit_in_bytes"))
+    }
+
+    /// The files named `v2File` (cgroup v2) or `v1.file` (cgroup v1, under the `v1.controller`
+    /// hierarchy) of the process's own cgroups and their ancestors, from `/proc/self/cgroup`;
+    /// a nil name leaves that version out.
+    static func cgroupFiles(procSelfCgroup text: String, v2File: String?, v1: (controller: String, file: String)?) -> [String] {
         var files: [String] = []
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
             guard fields.count == 3 else { continue }
             let controllers = fields[1].split(separator: ",")
             let (base, file): (String, String)
-            if fields[0] == "0" && fields[1].isEmpty {
-                (base, file) = ("/sys/fs/cgroup", "memory.max")
-            } else if controllers.contains("memory") {
-                (base, file) = ("/sys/fs/cgroup/memory", "memory.limit_in_bytes")
+            if fields[0] == "0" && fields[1].isEmpty, let v2File {
+                (base, file) = ("/sys/fs/cgroup", v2File)
+            } else if let v1, controllers.contains(Substring(v1.controller)) {
+                (base, file) = ("/sys/fs/cgroup/" + fields[1], v1.file)
             } else {
                 continue
             }

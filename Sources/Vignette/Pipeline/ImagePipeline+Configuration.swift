@@ -57,8 +57,7 @@ extension ImagePipeline {
             isStoringPreviewsInMemoryCache = true
         }
 
-        static var activeProcessorCount: Int {
-            Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-        }
+        /// The CPUs this process may use: online CPUs, affinity and the cgroup quota (`CPUBudget`).
+        static var activeProcessorCount: Int { CPUBudget.availableCores() }
     }
 }
