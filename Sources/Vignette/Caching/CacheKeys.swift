@@ -71,4 +71,9 @@ enum DiskKeys {
         parts += request.processors.map(\.identifier)
         return parts.joined(separator: "|")
     }
+
+    /// An encoded result: the processed key and the encoding's id.
+    static func encoded(_ request: ImageRequest, _ encoding: OutputEncoding) -> String {
+        processed(request) + "|encoded:" + encoding.id
+    }
 }

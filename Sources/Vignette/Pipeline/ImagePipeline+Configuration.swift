@@ -9,6 +9,8 @@ extension ImagePipeline {
         public var dataLoader: any DataLoading
         /// The memory cache of final images; nil for none.
         public var imageCache: ImageCache?
+        /// The memory cache of encoded results (`encodedImage(for:as:)`); nil for none.
+        public var encodedImageCache: EncodedImageCache?
         /// The disk cache; nil for none.
         public var dataCache: DataCache?
         /// What goes to the disk cache.
@@ -41,6 +43,7 @@ extension ImagePipeline {
             let cores = max(1, Configuration.activeProcessorCount)
             self.dataLoader = dataLoader
             self.imageCache = imageCache
+            encodedImageCache = EncodedImageCache()
             self.dataCache = dataCache
             self.dataCachePolicy = dataCachePolicy
             processedImageEncoding = { image in

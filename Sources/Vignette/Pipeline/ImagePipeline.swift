@@ -26,6 +26,7 @@ public final class ImagePipeline: Sendable {
     struct Graph: Sendable {
         var loads: [GraphKey<String>: SharedWork<Data>] = [:]
         var images: [GraphKey<ImageKey>: SharedWork<ImageContainer>] = [:]
+        var encodes: [GraphKey<EncodedImageKey>: SharedWork<EncodeResult>] = [:]
         var tasks: [ObjectIdentifier: ImageTask] = [:]
         /// Disk keys of processed images being encoded for the disk cache.
         var storing: Set<String> = []
@@ -102,19 +103,21 @@ public final class ImagePipeline: Sendable {
 
     /// Cancels everything in flight; later requests fail with `.pipelineInvalidated`.
     public func invalidate() {
-        let (tasks, loads, images) = graph.withLock { graph in
+        let (tasks, loads, images, encodes) = graph.withLock { graph in
             graph.isInvalidated = true
             defer {
                 graph.tasks.removeAll()
                 graph.loads.removeAll()
                 graph.images.removeAll()
+                graph.encodes.removeAll()
             }
-            return (Array(graph.tasks.values), Array(graph.loads.values), Array(graph.images.values))
+            return (Array(graph.tasks.values), Array(graph.loads.values), Array(graph.images.values), Array(graph.encodes.values))
         }
         logger.info("pipeline invalidated", metadata: ["tasks": "\(tasks.count)", "work": "\(loads.count + images.count)"])
         for task in tasks { task.cancel() }
         for work in loads { work.abort(with: ImagePipelineError.pipelineInvalidated) }
         for work in images { work.abort(with: ImagePipelineError.pipelineInvalidated) }
+        for work in encodes { work.abort(with: ImagePipelineError.pipelineInvalidated) }
         loading.shutdown()
         decoding.shutdown()
         processing.shutdown()

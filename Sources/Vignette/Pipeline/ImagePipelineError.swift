@@ -13,6 +13,18 @@ public enum ImagePipelineError: Error, Sendable, CustomStringConvertible {
     case decodingFailed(ImagingError)
     /// A processor failed.
     case processingFailed(processor: String, ImagingError)
+    /// Encoding a result failed (`encodedImage(for:as:)`: bad options, a limit, an encoder missing).
+    case encodingFailed(ImagingError)
+
+    /// The imaging failure underneath, whichever stage it came from (a loader's `ImagingError`
+    /// included): one place to branch on `ImagingError.Kind` without a nested switch.
+    public var imagingError: ImagingError? {
+        switch self {
+        case .decodingFailed(let error), .encodingFailed(let error), .processingFailed(_, let error): error
+        case .dataLoadingFailed(let error): error as? ImagingError
+        case .cancelled, .pipelineInvalidated, .dataMissingInCache: nil
+        }
+    }
 
     public var description: String {
         switch self {
@@ -22,6 +34,7 @@ public enum ImagePipelineError: Error, Sendable, CustomStringConvertible {
         case .dataLoadingFailed(let error): "loading failed: \((error as? ImagingError)?.message ?? "\(error)")"
         case .decodingFailed(let error): "decoding failed: \(error.message)"
         case .processingFailed(let processor, let error): "\(processor) failed: \(error.message)"
+        case .encodingFailed(let error): "encoding failed: \(error.message)"
         }
     }
 

@@ -1,0 +1,69 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Encoded bytes the pipeline made (or found in a cache) for a request.
+public struct EncodedImage: Sendable, Hashable {
+    /// The file's bytes.
+    public let data: Data
+    /// The format they are in.
+    public let format: ImageFormat
+    public let width: Int
+    public let height: Int
+
+    public init(data: Data, format: ImageFormat, width: Int, height: Int) {
+        self.data = data
+        self.format = format
+        self.width = width
+        self.height = height
+    }
+}
+
+/// Where an encoded result came from.
+public struct EncodedResponse: Sendable {
+    public let image: EncodedImage
+    /// nil when it was made for this request (or shared with a concurrent one).
+    public let cacheType: ImageResponse.CacheType?
+}
+
+/// The memory cache of encoded results: a byte-cost LRU (`LRUCache`), apart from the cache of
+/// decoded images. A hit hands the stored bytes out with no decode and no encode.
+public final class EncodedImageCache: Sendable {
+    let storage: LRUCache<EncodedImageKey, EncodedImage>
+
+    /// `costLimit` in bytes of encoded data (default: a twentieth of what `MemoryBudget` says the
+    /// process may use, at most 256 MiB).
+    public init(costLimit: Int = min(MemoryBudget.availableToProcess() / 20, 256 << 20), countLimit: Int = .max,
+                ttl: Duration? = nil, entryCostLimit: Double = 0.1) {
+        storage = LRUCache(costLimit: costLimit, countLimit: countLimit, ttl: ttl, entryCostLimit: entryCostLimit)
+    }
+
+    public subscript(request: ImageRequest, encoding: OutputEncoding) -> EncodedImage? {
+        get { storage.value(forKey: EncodedImageKey(request, encoding)) }
+        set {
+            let key = EncodedImageKey(request, encoding)
+            if let newValue {
+                storage.set(newValue, forKey: key, cost: max(1, newValue.data.count))
+            } else {
+                _ = storage.removeValue(forKey: key)
+            }
+        }
+    }
+
+    public func removeAll() { storage.removeAll() }
+    public var totalCost: Int { storage.totalCost }
+    public var totalCount: Int { storage.totalCount }
+}
+
+/// An encoded result's key: the image's key and the encoding's id.
+struct EncodedImageKey: Hashable, Sendable {
+    let image: ImageKey
+    let encoding: String
+
+    init(_ request: ImageRequest, _ encoding: OutputEncoding) {
+        image = ImageKey(request)
+        self.encoding = encoding.id
+    }
+}

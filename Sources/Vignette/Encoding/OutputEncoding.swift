@@ -1,0 +1,50 @@
+/// How a pipeline encodes a result: a fixed format, or one chosen once the image is made (for
+/// instance from an `Accept` header, with PNG for images that have alpha). `id` names the choice
+/// in cache keys, so two requests with the same `id` share encoded bytes in memory and on disk.
+public struct OutputEncoding: Sendable, Hashable, CustomStringConvertible {
+    /// What the choice is called in cache keys; equal ids must make equal choices.
+    public let id: String
+    let choose: @Sendable (Image) -> EncodingFormat
+
+    /// Always `format` (`EncodingFormat.identifier` is the id).
+    public static func fixed(_ format: EncodingFormat) -> OutputEncoding {
+        OutputEncoding(id: format.identifier) { _ in format }
+    }
+
+    /// A choice made per image by `choose`, named `id`.
+    public static func custom(id: String, _ choose: @escaping @Sendable (Image) -> EncodingFormat) -> OutputEncoding {
+        OutputEncoding(id: "custom(\(id))", choose: choose)
+    }
+
+    /// JPEG at `quality` for opaque images, PNG for images with alpha.
+    public static func jpegOrPNG(quality: Int = 80) -> OutputEncoding {
+        let jpeg = EncodingFormat.jpeg(JPEGOptions(quality: quality))
+        let png = EncodingFormat.png(PNGOptions())
+        return OutputEncoding(id: "\(jpeg.identifier)|alpha:\(png.identifier)") { $0.hasAlpha ? png : jpeg }
+    }
+
+    /// The format for `image`.
+    public func format(for image: Image) -> EncodingFormat { choose(image) }
+
+    public var description: String { id }
+    public static func == (a: OutputEncoding, b: OutputEncoding) -> Bool { a.id == b.id }
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+extension EncodingFormat {
+    /// A stable name of the format and every option, for cache keys, e.g. "jpeg(q80,baseline,strip,huffman)".
+    public var identifier: String {
+        switch self {
+        case .jpeg(let o):
+            "jpeg(q\(o.quality),\(o.progressive ? "progressive" : "baseline"),\(o.keepMetadata ? "keep" : "strip"),\(o.optimizeCoding ? "optimized" : "huffman"))"
+        case .png(let o):
+            "png(z\(o.compression),\(o.keepMetadata ? "keep" : "strip"))"
+        case .webp(let o):
+            "webp(q\(o.quality),\(o.lossless ? "lossless" : "lossy"),e\(o.effort),aq\(o.alphaQuality))"
+        case .heic(let o):
+            "heic(q\(o.quality),\(o.lossless ? "lossless" : "lossy"),\(o.chroma.rawValue),s\(o.speed))"
+        case .avif(let o):
+            "avif(q\(o.quality),\(o.lossless ? "lossless" : "lossy"),\(o.chroma.rawValue),s\(o.speed))"
+        }
+    }
+}

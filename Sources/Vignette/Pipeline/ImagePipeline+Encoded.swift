@@ -1,0 +1,90 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension ImagePipeline {
+    /// `request`'s result encoded as `encoding`: the bytes a service sends.
+    ///
+    /// Encoded results are a product of the pipeline: memory cache of encoded bytes
+    /// (`Configuration.encodedImageCache`) → disk cache (under the processed key plus the
+    /// encoding's id) → the task graph, where the encode is one node (coalesced, at its most urgent
+    /// subscriber's priority, cancelled when the last one leaves, run on the encoding stage) over
+    /// the image node (decode or thumbnail, then processors) or the memory-cached image. A hit
+    /// returns the stored bytes with no decode and no encode. The encoded bytes go to the memory
+    /// cache once and to the disk cache once (its writer does the I/O), whoever asked; the decoded
+    /// image made on the way is not kept in the image cache.
+    public func encodedImage(for request: ImageRequest, as encoding: OutputEncoding) async throws(ImagePipelineError) -> EncodedResponse {
+        do {
+            try checkValid()
+            let options = request.options
+            if let cache = configuration.encodedImageCache, !options.contains(.disableMemoryCacheReads),
+                !options.contains(.reloadIgnoringCachedData), let hit = cache[request, encoding]
+            {
+                return EncodedResponse(image: hit, cacheType: .memory)
+            }
+            let result = try await subscribe(to: { self.encodeWork(for: request, encoding: encoding) }, priority: request.priority, task: nil)
+            return EncodedResponse(image: result.image, cacheType: result.fromDisk ? .disk : nil)
+        } catch {
+            throw Task.isCancelled && !(error is ImagePipelineError) ? .cancelled : .wrapping(error)
+        }
+    }
+
+    struct EncodeResult: Sendable {
+        let image: EncodedImage
+        let fromDisk: Bool
+    }
+
+    /// The shared work that finds or makes `request`'s result encoded as `encoding`.
+    func encodeWork(for request: ImageRequest, encoding: OutputEncoding) -> SharedWork<EncodeResult> {
+        let key = GraphKey(EncodedImageKey(request, encoding), request)
+        return node(in: \.encodes, key: key, priority: request.priority) { [self] work in
+            let options = request.options
+            let diskKey = DiskKeys.encoded(request, encoding)
+            let dataCache = configuration.dataCache
+            let readsDisk = !options.contains(.disableDiskCacheReads) && !options.contains(.reloadIgnoringCachedData)
+            if let dataCache, readsDisk {
+                // Blocking disk I/O and a header read: on a pipeline thread, not the cooperative pool.
+                let found = try await work.run(on: self.encoding) { () -> EncodedImage? in
+                    guard let data = dataCache.data(for: diskKey), let info = try? ImageDecoder(limits: .unlimited).probe(data)
+                    else { return nil }
+                    return EncodedImage(data: data, format: info.format, width: info.width, height: info.height)
+                }
+                if let found {
+                    storeEncodedInMemory(found, for: request, encoding: encoding)
+                    return EncodeResult(image: found, fromDisk: true)
+                }
+            }
+            let container: ImageContainer
+            if let cached = cachedImage(for: request), !cached.isPreview {
+                container = cached
+            } else {
+                container = try await work.value(of: imageWork(for: request, processorCount: request.processors.count))
+            }
+            let limits = configuration.decodingLimits
+            let encoded = try await work.run(on: self.encoding) { () throws -> EncodedImage in
+                let image = container.image
+                let format = encoding.format(for: image)
+                do throws(ImagingError) {
+                    let data = try ImageEncoder.encode(image, as: format, limits: limits)
+                    return EncodedImage(data: data, format: format.format, width: image.width, height: image.height)
+                } catch {
+                    throw ImagePipelineError.encodingFailed(error)
+                }
+            }
+            storeEncodedInMemory(encoded, for: request, encoding: encoding)
+            if let dataCache, !options.contains(.disableDiskCacheWrites),
+                configuration.dataCachePolicy.storesEncodedImage(hasProcessors: true)
+            {
+                dataCache.storeData(encoded.data, for: diskKey)
+            }
+            return EncodeResult(image: encoded, fromDisk: false)
+        }
+    }
+
+    func storeEncodedInMemory(_ image: EncodedImage, for request: ImageRequest, encoding: OutputEncoding) {
+        guard let cache = configuration.encodedImageCache, !request.options.contains(.disableMemoryCacheWrites) else { return }
+        cache[request, encoding] = image
+    }
+}

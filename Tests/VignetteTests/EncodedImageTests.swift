@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+@testable import Vignette
+
+@Suite("Encoded results: bytes from the pipeline, cached and coalesced")
+struct EncodedImageTests {
+    let path = Files.fixture("baseline.jpg")
+    let thumbnail = ThumbnailOptions(size: 128)
+
+    @Test("bytes in the format asked for, the result's size; a memory hit has no decode and no encode")
+    func memoryHit() async throws {
+        let pipeline = ImagePipeline.testing(loader: CountingLoader())
+        let request = ImageRequest(path: path, thumbnail: thumbnail)
+        let first = try await pipeline.encodedImage(for: request, as: .fixed(.webp(WebPOptions(quality: 70))))
+        #expect(first.cacheType == nil)
+        #expect(first.image.format == .webp && first.image.width == 128 && first.image.height == 96)
+        let info = try ImageDecoder().probe(first.image.data)
+        #expect(info.format == .webp && info.width == 128 && info.height == 96)
+        let decodes = pipeline.decoding.startedCount, encodes = pipeline.encoding.startedCount
+        let second = try await pipeline.encodedImage(for: request, as: .fixed(.webp(WebPOptions(quality: 70))))
+        #expect(second.cacheType == .memory && second.image == first.image)
+        #expect(pipeline.decoding.startedCount == decodes && pipeline.encoding.startedCount == encodes)
+        // Another encoding of the same image is another result.
+        let jpeg = try await pipeline.encodedImage(for: request, as: .fixed(.jpeg(JPEGOptions(quality: 60))))
+        #expect(jpeg.cacheType == nil && jpeg.image.format == .jpeg)
+    }
+
+    @Test("100 concurrent equal AVIF requests: one load, one decode, one encode")
+    func coalesced() async throws {
+        let gate = Gate()
+        let loader = CountingLoader(gate: gate)
+        let pipeline = ImagePipeline.testing(loader: loader)
+        let request = ImageRequest(path: path, thumbnail: thumbnail)
+        let results = await withTaskGroup(of: EncodedImage?.self) { group in
+            for _ in 0..<100 {
+                group.addTask { try? await pipeline.encodedImage(for: request, as: .fixed(.avif(HEIFOptions()))).image }
+            }
+            #expect(await eventually { loader.started == 1 })
+            try? await Task.sleep(for: .milliseconds(50))
+            gate.open()
+            var all: [EncodedImage?] = []
+            for await result in group { all.append(result) }
+            return all
+        }
+        #expect(results.count == 100 && results.allSatisfy { $0 != nil })
+        #expect(Set(results.compactMap { $0?.data }).count == 1)
+        #expect(loader.started == 1)
+        #expect(pipeline.decoding.startedCount == 1)
+        #expect(pipeline.encoding.startedCount == 1)
+    }
+
+    @Test("a disk hit comes from another pipeline with no load, no decode, no encode")
+    func diskHit() async throws {
+        let folder = try Files.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let request = ImageRequest(path: path, thumbnail: thumbnail)
+        let writer = ImagePipeline.testing(loader: CountingLoader()) { $0.dataCache = try? DataCache(path: folder) }
+        let made = try await writer.encodedImage(for: request, as: .jpegOrPNG())
+        await writer.flushDiskCache()
+        let loader = CountingLoader()
+        let reader = ImagePipeline.testing(loader: loader) { $0.dataCache = try? DataCache(path: folder) }
+        let found = try await reader.encodedImage(for: request, as: .jpegOrPNG())
+        #expect(found.cacheType == .disk && found.image == made.image)
+        #expect(loader.started == 0 && reader.decoding.startedCount == 0)
+        #expect(reader.encoding.startedCount == 1)  // the disk read and header probe, on an encoding thread
+    }
+
+    @Test("a choice made per image: PNG for alpha, JPEG otherwise")
+    func choice() async throws {
+        let pipeline = ImagePipeline.testing(loader: CountingLoader())
+        let opaque = try await pipeline.encodedImage(for: ImageRequest(path: path, thumbnail: thumbnail), as: .jpegOrPNG())
+        let alpha = try await pipeline.encodedImage(for: ImageRequest(path: Files.fixture("alpha.png"), thumbnail: thumbnail), as: .jpegOrPNG())
+        #expect(opaque.image.format == .jpeg && alpha.image.format == .png)
+    }
+
+    @Test("an encoder failure is a typed encodingFailed")
+    func encoderFailure() async {
+        let pipeline = ImagePipeline.testing(loader: CountingLoader())
+        do {
+            _ = try await pipeline.encodedImage(for: ImageRequest(path: path, thumbnail: thumbnail), as: .fixed(.jpeg(JPEGOptions(quality: 500))))
+            Issue.record("encoded with quality 500")
+        } catch {
+            guard case .encodingFailed = error else { Issue.record("\(error)"); return }
+            #expect(error.imagingError?.kind == .invalidArgument)
+        }
+    }
+
+    @Test("a bad source is a typed decoding failure with its kind")
+    func badSource() async {
+        let pipeline = ImagePipeline.testing(loader: CountingLoader())
+        do {
+            _ = try await pipeline.encodedImage(for: ImageRequest(path: Files.fixture("hostile-wide16.png"), thumbnail: thumbnail), as: .jpegOrPNG())
+            Issue.record("encoded a hostile file")
+        } catch {
+            #expect(error.imagingError?.kind == .limitExceeded)
+        }
+    }
+
+    @Test("encoding ids name every option")
+    func identifiers() {
+        #expect(OutputEncoding.fixed(.jpeg(JPEGOptions(quality: 80))) != .fixed(.jpeg(JPEGOptions(quality: 81))))
+        #expect(OutputEncoding.fixed(.avif(HEIFOptions(speed: 8))) != .fixed(.avif(HEIFOptions(speed: 9))))
+        #expect(OutputEncoding.fixed(.webp(WebPOptions())) == .fixed(.webp(WebPOptions())))
+    }
+}
