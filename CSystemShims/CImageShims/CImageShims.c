@@ -256,3 +256,25 @@ struct heif_error vgn_heif_write_to_memory(struct heif_context *context, void **
     *length = out.length;
     return error;
 }
+
+void vgn_atomic_set(int *value) { __atomic_store_n(value, 1, __ATOMIC_RELEASE); }
+
+int vgn_atomic_get(const int *value) { return __atomic_load_n(value, __ATOMIC_ACQUIRE); }
+
+static void vgn_cancel_on_eval(VipsImage *image, VipsProgress *progress, void *user) {
+    (void)progress;
+    int *flag = (int *)user;
+    if (vgn_atomic_get(&flag[0])) {
+        vips_image_set_kill(image, TRUE);
+        vgn_atomic_set(&flag[1]);
+    }
+}
+
+unsigned long vgn_cancel_watch(VipsImage *image, int *flag) {
+    vips_image_set_progress(image, TRUE);
+    return g_signal_connect(image, "eval", G_CALLBACK(vgn_cancel_on_eval), flag);
+}
+
+void vgn_cancel_unwatch(VipsImage *image, unsigned long handler) {
+    g_signal_handler_disconnect(image, handler);
+}

@@ -11,16 +11,14 @@ struct GeometryPropertyTests {
     /// Source sizes: 1×1 up to 1:65500 (WebP stops at 16383 a side).
     static let sources: [PixelSize] = [
         PixelSize(width: 1, height: 1), PixelSize(width: 2, height: 1), PixelSize(width: 1, height: 2),
-        PixelSize(width: 7, height: 9), PixelSize(width: 1000, height: 1), PixelSize(width: 1, height: 600),
-        PixelSize(width: 640, height: 1), PixelSize(width: 15, height: 17), PixelSize(width: 333, height: 17),
+        PixelSize(width: 1000, height: 1), PixelSize(width: 1, height: 600), PixelSize(width: 333, height: 17),
         PixelSize(width: 7, height: 16383), PixelSize(width: 16383, height: 7),
         PixelSize(width: 2, height: 65500), PixelSize(width: 65500, height: 2),
     ]
     /// Target boxes from 1 px up.
     static let boxes: [PixelSize] = [
         PixelSize(width: 1, height: 1), PixelSize(width: 1, height: 7), PixelSize(width: 7, height: 1),
-        PixelSize(width: 3, height: 3), PixelSize(width: 16, height: 16), PixelSize(width: 100, height: 3),
-        PixelSize(width: 256, height: 256), PixelSize(width: 300, height: 200),
+        PixelSize(width: 100, height: 3), PixelSize(width: 256, height: 256),
     ]
 
     enum Format: String, CaseIterable, CustomTestStringConvertible {
@@ -70,7 +68,8 @@ struct GeometryPropertyTests {
             for box in Self.boxes {
                 for fit in ThumbnailOptions.Fit.allCases {
                     for method in ThumbnailOptions.Method.allCases {
-                        for upscale in [false, true] {
+                        // Upscaling is worked out the same way on both routes: one is enough.
+                        for upscale in method == .shrinkOnLoad ? [false, true] : [false] {
                             var options = ThumbnailOptions(width: box.width, height: box.height, fit: fit, allowUpscaling: upscale)
                             options.method = method
                             let (resized, output) = Self.expected(source, box, fit, upscale: upscale)
@@ -94,7 +93,7 @@ struct GeometryPropertyTests {
                 }
             }
         }
-        #expect(checked > 100)
+        #expect(checked > 60)
     }
 
     @Test("the 191-byte 1000×1 JPEG thumbnails in every mode and format")

@@ -149,3 +149,37 @@ struct FileIdentityTests {
         #expect(after.width == 100 && after.height == 1)
     }
 }
+
+@Suite("Abandoned work stops")
+struct AbandonedWorkTests {
+    static let giant = Files.repository.deletingLastPathComponent().appendingPathComponent("shared/corpus/giant-image.jpg").path
+
+    @Test("a full decode of a 280-MP JPEG stops part-way when cancelled (libvips' kill flag)",
+          .enabled(if: FileManager.default.fileExists(atPath: giant), "../shared/corpus is absent"))
+    func codecLevel() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.giant))
+        let cancellation = ImagingCancellation()
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { cancellation.cancel() }
+        do {
+            _ = try ImageDecoder(limits: .unlimited).decode(data, cancellation: cancellation)
+            Issue.record("the decode ran to its end")
+        } catch {
+            #expect(error.kind == .cancelled, "\(error)")
+        }
+        #expect(cancellation.didStopComputation)
+    }
+
+    @Test("the pipeline stops a decode whose last subscriber left",
+          .enabled(if: FileManager.default.fileExists(atPath: giant), "../shared/corpus is absent"))
+    func pipelineLevel() async throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.giant))
+        let pipeline = ImagePipeline.testing(loader: FileDataLoader()) { $0.decodingLimits = .unlimited }
+        let request = ImageRequest(source: .data(id: "giant", load: { data }))
+        let task = pipeline.imageTask(with: request)
+        #expect(await eventually { pipeline.decoding.startedCount == 1 })
+        try await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        #expect(await eventually { pipeline.graph.withLock { $0.decodesStopped } == 1 })
+        #expect(await eventually { pipeline.inFlightCount == 0 })
+    }
+}

@@ -73,6 +73,17 @@ int vgn_jpegsave(VipsImage *in, void **buffer, size_t *length, int quality, int 
 int vgn_pngsave(VipsImage *in, void **buffer, size_t *length, int compression, int interlace,
                 int strip);
 
+// --- cancellation (a C callback on libvips' "eval" signal) ---
+/// `flag` is two ints Swift owns: [0] set (atomically) to ask for a stop, [1] set here once libvips
+/// was told to stop. Turns progress signals on for `image` and connects an "eval" handler that sets
+/// libvips' kill flag (vips_image_set_kill) on it once flag[0] is set, so the computation stops at
+/// its next tile. Returns the handler id for vgn_cancel_unwatch.
+unsigned long vgn_cancel_watch(VipsImage *image, int *flag);
+void vgn_cancel_unwatch(VipsImage *image, unsigned long handler);
+/// Atomic store and load of one of those ints.
+void vgn_atomic_set(int *value);
+int vgn_atomic_get(const int *value);
+
 // --- libheif (a C callback) ---
 /// heif_context_write with a writer that collects the output into one malloc'd buffer.
 /// On success `*buffer` must be released with free().

@@ -75,8 +75,13 @@ extension ImagePipeline {
                 previews?.dataComplete()
                 let thumbnail = request.thumbnail
                 let limits = configuration.decodingLimits
-                return try await work.run(on: decoding) {
-                    try ImagePipeline.decode(data, thumbnail: thumbnail, limits: limits)
+                return try await work.run(on: decoding) { [self] cancellation in
+                    do {
+                        return try ImagePipeline.decode(data, thumbnail: thumbnail, limits: limits, cancellation: cancellation)
+                    } catch let error as ImagingError where error.kind == .cancelled {
+                        graph.withLock { $0.decodesStopped += 1 }
+                        throw CancellationError()
+                    }
                 }
             }
             let processor = request.processors[processorCount - 1]
@@ -123,11 +128,14 @@ extension ImagePipeline {
     }
 
     /// Decodes on a decoding thread: a thumbnail when asked, else the whole image, upright.
-    static func decode(_ data: Data, thumbnail: ThumbnailOptions?, limits: DecodingLimits) throws -> ImageContainer {
+    /// With `cancellation`, libvips stops at its next tile once the work is abandoned.
+    static func decode(
+        _ data: Data, thumbnail: ThumbnailOptions?, limits: DecodingLimits, cancellation: ImagingCancellation? = nil
+    ) throws -> ImageContainer {
         if let thumbnail {
-            return ImageContainer(image: try Thumbnailer(options: thumbnail, limits: limits).thumbnail(data).image)
+            return ImageContainer(image: try Thumbnailer(options: thumbnail, limits: limits).thumbnail(data, cancellation: cancellation).image)
         }
-        let image = try ImageDecoder(limits: limits).decode(data)
+        let image = try ImageDecoder(limits: limits).decode(data, cancellation: cancellation)
         return ImageContainer(image: image.orientation == 1 ? image : try image.autoOriented().materialized())
     }
 }

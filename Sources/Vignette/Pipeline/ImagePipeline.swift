@@ -30,6 +30,8 @@ public final class ImagePipeline: Sendable {
         var tasks: [ObjectIdentifier: ImageTask] = [:]
         /// Disk keys of processed images being encoded for the disk cache.
         var storing: Set<String> = []
+        /// Decodes stopped part-way because nobody waited for them any more.
+        var decodesStopped = 0
         var isInvalidated = false
     }
 

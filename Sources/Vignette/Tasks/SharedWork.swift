@@ -214,6 +214,23 @@ extension SharedWork {
         }
     }
 
+    /// Runs `job` on a CPU stage like `run(on:_:)`, handing it an `ImagingCancellation` that is
+    /// cancelled when this work is, so a libvips computation already running stops at its next
+    /// tile instead of running to its end for nobody.
+    func run<Output: Sendable>(
+        on stage: ThreadStage, _ job: @escaping @Sendable (ImagingCancellation) throws -> Output
+    ) async throws -> Output {
+        let cancellation = ImagingCancellation()
+        return try await scheduled { priority, box, continuation in
+            box.setRunning(cancellation)
+            return stage.enqueue(priority: priority, onCancelledBeforeStart: {
+                continuation.resume(throwing: CancellationError())
+            }) {
+                continuation.resume(with: Result { try job(cancellation) })
+            }
+        }
+    }
+
     /// Runs async `job` on the loading stage at this work's priority; cancelling this work removes
     /// the queued item or cancels the running job.
     func run<Output: Sendable>(on stage: TaskStage, _ job: @escaping @Sendable () async throws -> Output) async throws -> Output {
@@ -285,3 +302,5 @@ protocol CancellableTask: Sendable {
 }
 
 extension Task: CancellableTask {}
+
+extension ImagingCancellation: CancellableTask {}

@@ -45,12 +45,17 @@ public struct ImageDecoder: Sendable {
     /// (`DecodingCost`, from the header) against the limits.
     /// The EXIF orientation is not applied (see `Image.autoOriented()`).
     public func decode(_ data: Data) throws(ImagingError) -> Image {
+        try decode(data, cancellation: nil)
+    }
+
+    /// `decode(_:)`, stopped part-way when `cancellation` is cancelled (`ImagingError.Kind.cancelled`).
+    public func decode(_ data: Data, cancellation: ImagingCancellation?) throws(ImagingError) -> Image {
         let source = try LoadedSource(data: data, limits: limits)
         let header = try source.load(failOn: limits.failOn)
         try limits.checkFrames(header.pageCount)
         try limits.check(DecodePlan.full(source, header).cost)
         do {
-            return try header.materialized()
+            return try header.materialized(cancellation: cancellation)
         } catch where (error.kind == .corruptData || error.kind == .truncatedData) && limits.failOn != .none {
             // libvips' error buffer is process-wide, so its message cannot be trusted to tell
             // truncated from corrupt data under concurrency; a lenient decode can.

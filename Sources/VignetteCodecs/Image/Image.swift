@@ -49,6 +49,13 @@ public final class Image: @unchecked Sendable {
         return Image(owning: copy)
     }
 
+    /// `materialized()`, stopped at the next tile once `cancellation` is cancelled (libvips' kill
+    /// flag), with `ImagingError.Kind.cancelled`.
+    public func materialized(cancellation: ImagingCancellation?) throws(ImagingError) -> Image {
+        guard let cancellation else { return try materialized() }
+        return try cancellation.watching(pointer) { () throws(ImagingError) in try materialized() }
+    }
+
     /// Runs a libvips operation that writes a new image to `out`.
     func apply(
         _ what: String,

@@ -29,6 +29,8 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
         case invalidArgument
         /// A libvips, libheif or libwebp operation failed for another reason.
         case operationFailed
+        /// The work was stopped through an `ImagingCancellation`.
+        case cancelled
     }
 
     public let kind: Kind

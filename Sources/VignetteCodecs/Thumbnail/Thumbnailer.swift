@@ -26,9 +26,14 @@ public struct Thumbnailer: Sendable {
 
     /// The thumbnail of `data`, computed and held in memory.
     public func thumbnail(_ data: Data) throws(ImagingError) -> Thumbnail {
+        try thumbnail(data, cancellation: nil)
+    }
+
+    /// `thumbnail(_:)`, stopped part-way when `cancellation` is cancelled (`ImagingError.Kind.cancelled`).
+    public func thumbnail(_ data: Data, cancellation: ImagingCancellation?) throws(ImagingError) -> Thumbnail {
         let lazy = try lazyThumbnail(data)
         do {
-            return Thumbnail(image: try lazy.image.materialized(), source: lazy.source, route: lazy.route)
+            return Thumbnail(image: try lazy.image.materialized(cancellation: cancellation), source: lazy.source, route: lazy.route)
         } catch {
             throw classified(error, data: data)
         }
