@@ -14,20 +14,59 @@ public final class ImageTask: Sendable {
         var forwardPriority: (@Sendable (ImageRequest.Priority) -> Void)?
         var progress: (completed: Int64, total: Int64) = (0, 0)
         var isCancelled = false
-        var isFinished = false
+        var finished: Result<ImageResponse, ImagePipelineError>?
         var runner: Task<ImageResponse, any Error>?
+        var streams: [Int: AsyncStream<Event>.Continuation] = [:]
+        var nextStream = 0
     }
 
     public let request: ImageRequest
-    /// The task's events; iterate once.
-    public let events: AsyncStream<Event>
-    private let continuation: AsyncStream<Event>.Continuation
     private let state: Locked<State>
+
+    /// How many events a stream keeps for a slow reader; older progress and previews are dropped
+    /// first, and `finished` is always delivered.
+    public static let eventBufferSize = 16
 
     init(request: ImageRequest) {
         self.request = request
         state = Locked(State(priority: request.priority))
-        (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
+    }
+
+    /// The task's events, from now on: each access makes a new stream (so several readers each
+    /// get every event), buffered up to `eventBufferSize` newest events. A stream made after the
+    /// task finished gives `finished` at once and ends. Nothing is buffered for nobody: events
+    /// go only to streams that exist.
+    public var events: AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(Self.eventBufferSize))
+        let finished = state.withLock { state -> Result<ImageResponse, ImagePipelineError>? in
+            if let finished = state.finished { return finished }
+            state.nextStream += 1
+            let id = state.nextStream
+            state.streams[id] = continuation
+            continuation.onTermination = { [weak self] _ in
+                _ = self?.state.withLock { $0.streams.removeValue(forKey: id) }
+            }
+            return nil
+        }
+        if let finished {
+            continuation.yield(.finished(finished))
+            continuation.finish()
+        }
+        return stream
+    }
+
+    /// Hands `event` to every stream, under the lock, so that nothing follows `finished`. The
+    /// streams are ended outside it: ending one runs its `onTermination`, which takes the lock.
+    private func broadcast(_ event: Event, finishing result: Result<ImageResponse, ImagePipelineError>? = nil) {
+        let ended = state.withLock { state -> [AsyncStream<Event>.Continuation] in
+            guard state.finished == nil else { return [] }
+            for continuation in state.streams.values { continuation.yield(event) }
+            guard let result else { return [] }
+            state.finished = result
+            defer { state.streams.removeAll() }
+            return Array(state.streams.values)
+        }
+        for continuation in ended { continuation.finish() }
     }
 
     func start(_ body: @escaping @Sendable () async throws(ImagePipelineError) -> ImageResponse) {
@@ -38,9 +77,7 @@ public final class ImageTask: Sendable {
             } catch {
                 result = .failure(isCancelled ? .cancelled : error)
             }
-            state.withLock { $0.isFinished = true }
-            continuation.yield(.finished(result))
-            continuation.finish()
+            broadcast(.finished(result), finishing: result)
             return try result.get()
         }
         let cancelNow = state.withLock { state -> Bool in
@@ -100,14 +137,11 @@ public final class ImageTask: Sendable {
     }
 
     func reportPreview(_ preview: ImageContainer) {
-        // Under the lock, so that no preview follows `finished`.
-        state.withLock { state in
-            if !state.isFinished { continuation.yield(.preview(preview)) }
-        }
+        broadcast(.preview(preview))
     }
 
     func report(completed: Int64, total: Int64) {
         state.withLock { $0.progress = (completed, total) }
-        continuation.yield(.progress(completed: completed, total: total))
+        broadcast(.progress(completed: completed, total: total))
     }
 }
