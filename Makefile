@@ -11,7 +11,7 @@ BUILD_PACKAGES := libvips-dev libwebp-dev libheif-dev pkg-config
 # Fixture tools (Fixtures/make-fixtures.sh) and the whole-process benchmark peers.
 TOOL_PACKAGES := libvips-tools imagemagick libheif-examples webp libimage-exiftool-perl hyperfine python3-venv curl
 
-.PHONY: demo test bench fixtures install-deps install-tools build release clean
+.PHONY: demo test bench fixtures install-deps install-tools build release clean fuzz fuzz-smoke sanitize
 
 install-deps:
 	@Scripts/install-packages.sh $(BUILD_PACKAGES)
@@ -37,6 +37,18 @@ demo: release
 test: install-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
+
+# libFuzzer targets (Fuzz/Sources) for FUZZ_SECONDS each (default 300), FUZZ_JOBS at a time (2);
+# findings go to .fuzz/findings/ and make it fail. fuzz-smoke replays the seeds and regressions once.
+fuzz: install-deps
+	Scripts/fuzz.sh
+
+fuzz-smoke: install-deps
+	Scripts/fuzz.sh --replay
+
+# The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer, then ThreadSanitizer.
+sanitize: install-deps
+	Scripts/sanitize.sh
 
 fixtures: install-tools
 	Fixtures/make-fixtures.sh

@@ -58,6 +58,16 @@ let package = Package(
         .executableTarget(
             name: "VignetteBench", dependencies: ["Vignette", "VignetteHTTP", "LoopbackHTTPServer"],
             path: "Benchmarks/Sources/VignetteBench"),
+        // libFuzzer targets (make fuzz): built with -sanitize=fuzzer,address and -DFUZZING; in the
+        // normal build each is a tool that replays saved inputs through the target.
+        .target(name: "FuzzSupport", dependencies: ["VignetteCodecs"], path: "Fuzz/Sources/FuzzSupport"),
+        .executableTarget(name: "FuzzProbe", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzProbe"),
+        .executableTarget(name: "FuzzThumbnail", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzThumbnail"),
+        .executableTarget(name: "FuzzProgressive", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzProgressive"),
+        .executableTarget(
+            name: "FuzzHTTPHeaders",
+            dependencies: ["FuzzSupport", "VignetteHTTP", .product(name: "NIOHTTP1", package: "swift-nio")],
+            path: "Fuzz/Sources/FuzzHTTPHeaders"),
         .testTarget(name: "VignetteCodecsTests", dependencies: ["VignetteCodecs"]),
         .testTarget(name: "VignetteTests", dependencies: ["Vignette", "DataCacheWriter"]),
         // A child process for the disk-cache crash test: writes entries until it is killed.

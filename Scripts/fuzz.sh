@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (Fuzz/Sources, -sanitize=fuzzer,address) and runs each one.
+#
+#   Scripts/fuzz.sh             each target for FUZZ_SECONDS (default 300), FUZZ_JOBS at a time
+#   Scripts/fuzz.sh --replay    each target over its seeds and Fuzz/regressions once (a smoke)
+#
+# Seeds: Fixtures/ (made by Fixtures/make-fixtures.sh), ../shared/corpus when it is there, and
+# Fuzz/regressions/<target>/ (inputs of past findings, kept). What the fuzzer adds to the corpus,
+# and every crash, timeout or out-of-memory input, goes to .fuzz/ (git-ignored). Limits: 2 GB of
+# RSS (libFuzzer's count includes AddressSanitizer's shadow memory and quarantine), 1 GB for one
+# allocation, 10 s for one input. Exits 1 when any target found something, with the inputs named.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SWIFT=${SWIFT:-swift}
+SECONDS_EACH=${FUZZ_SECONDS:-300}
+JOBS=${FUZZ_JOBS:-2}
+TARGETS=(FuzzProbe FuzzThumbnail FuzzProgressive FuzzHTTPHeaders)
+mode=${1:-run}
+scratch=.build-fuzz
+work=.fuzz
+
+echo "== building the fuzz targets (-sanitize=fuzzer,address) into $scratch" >&2
+for target in "${TARGETS[@]}"; do
+  "$SWIFT" build -c debug --scratch-path "$scratch" -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address \
+    --product "$target" >&2
+done
+bin="$scratch/debug"
+
+seeds() { # target -> folder of seeds
+  local target=$1 folder="$work/seeds/$1"
+  rm -rf "$folder"; mkdir -p "$folder"
+  if [ "$target" = FuzzHTTPHeaders ]; then
+    printf 'ETag: "abc"\nLast-Modified: Sun, 06 Nov 1994 08:49:37 GMT\nCache-Control: max-age=60\nContent-Length: 42\nAccept-Ranges: bytes\n' > "$folder/typical"
+    printf 'Expires: Sun, 06 Nov 1994 08:49:37 GMT\nCache-Control: no-store\n' > "$folder/expires"
+  else
+    for f in Fixtures/*; do
+      case $f in *.sh|*.md|*.tsv) continue ;; esac
+      if [ "$target" = FuzzThumbnail ]; then { printf '\x00'; cat "$f"; } > "$folder/$(basename "$f")"; else cp "$f" "$folder/"; fi
+    done
+    if [ -d ../shared/corpus ]; then
+      for f in ../shared/corpus/*; do
+        [ "$(stat -c %s "$f")" -le 2000000 ] || continue   # small files only: the fuzzer mutates them
+        case $f in *.tsv) continue ;; esac
+        if [ "$target" = FuzzThumbnail ]; then { printf '\x00'; cat "$f"; } > "$folder/corpus-$(basename "$f")"; else cp "$f" "$folder/corpus-$(basename "$f")"; fi
+      done
+    fi
+  fi
+  if [ -d "Fuzz/regressions/$target" ]; then cp Fuzz/regressions/"$target"/* "$folder/" 2>/dev/null || true; fi
+  echo "$folder"
+}
+
+dict() { [ "$1" = FuzzHTTPHeaders ] && echo Fuzz/http.dict || echo Fuzz/image.dict; }
+
+common=(-rss_limit_mb=2048 -malloc_limit_mb=1024 -timeout=10 -print_final_stats=1)
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1}
+
+if [ "$mode" = --replay ]; then
+  status=0
+  for target in "${TARGETS[@]}"; do
+    folder=$(seeds "$target")
+    echo "== $target: replaying $(ls "$folder" | wc -l) seeds" >&2
+    if ! "$bin/$target" "${common[@]}" -runs=0 "$folder" > "$work/$target.replay.log" 2>&1; then
+      echo "$target: FAILED on a seed, see $work/$target.replay.log" >&2
+      tail -30 "$work/$target.replay.log" >&2
+      status=1
+    else
+      grep -E "^#[0-9]+.*DONE|Done [0-9]+ runs" "$work/$target.replay.log" | tail -1 >&2 || true
+    fi
+  done
+  [ $status = 0 ] && echo "fuzz replay: ${#TARGETS[@]} passed, 0 failed"
+  exit $status
+fi
+
+mkdir -p "$work"
+run_target() {
+  local target=$1 folder corpus findings
+  folder=$(seeds "$target")
+  corpus="$work/corpus/$target"; findings="$work/findings/$target"
+  mkdir -p "$corpus" "$findings"
+  "$bin/$target" "${common[@]}" -max_total_time="$SECONDS_EACH" -dict="$(dict "$target")" \
+    -artifact_prefix="$findings/" "$corpus" "$folder" > "$work/$target.log" 2>&1 || true
+}
+echo "== fuzzing ${TARGETS[*]} for $SECONDS_EACH s each, $JOBS at a time" >&2
+running=0
+for target in "${TARGETS[@]}"; do
+  run_target "$target" &
+  running=$((running + 1))
+  if [ "$running" -ge "$JOBS" ]; then wait -n; running=$((running - 1)); fi
+done
+wait
+
+status=0
+echo "| target | seconds | executions | exec/s | corpus | findings |"
+echo "|---|---|---|---|---|---|"
+for target in "${TARGETS[@]}"; do
+  log="$work/$target.log"
+  runs=$(grep -oE "stat::number_of_executed_units: *[0-9]+" "$log" | grep -oE "[0-9]+$" | tail -1)
+  speed=$(grep -oE "stat::average_exec_per_sec: *[0-9]+" "$log" | grep -oE "[0-9]+$" | tail -1)
+  units=$(ls "$work/corpus/$target" | wc -l)
+  found=$(ls "$work/findings/$target" | wc -l)
+  echo "| $target | $SECONDS_EACH | ${runs:-?} | ${speed:-?} | $units | $found |"
+  if [ "$found" -gt 0 ]; then
+    status=1
+    for f in "$work/findings/$target"/*; do echo "finding: $f" >&2; done
+    grep -E "ERROR: |SUMMARY|==[0-9]+==" "$log" | head -5 >&2 || true
+  fi
+done
+exit $status

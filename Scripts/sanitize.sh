@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The whole test suite under AddressSanitizer with UndefinedBehaviorSanitizer, then under
+# ThreadSanitizer, each in a build folder of its own (.build-asan, .build-tsan). Exits 1 on any
+# report or failed test. Leak detection is off: libvips, GLib and libheif keep process-wide caches
+# (type registries, thread pools) that LeakSanitizer reports at exit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SWIFT=${SWIFT:-swift}
+status=0
+run() { # name sanitizer-flags...
+  local name=$1; shift
+  local scratch=".build-$name"
+  echo "== $name: building the tests into $scratch" >&2
+  "$SWIFT" build --build-tests --scratch-path "$scratch" "$@" >&2
+  echo "== $name: running the tests" >&2
+  if ! "$SWIFT" test --skip-build --parallel --scratch-path "$scratch" "$@" 2>&1 | tee ".build-$name.log" | grep -E "Test run|✘|SUMMARY:|WARNING: ThreadSanitizer|ERROR: AddressSanitizer|runtime error:" ; then
+    :
+  fi
+  if grep -qE "SUMMARY: (Address|Thread|UndefinedBehavior)Sanitizer|ERROR: AddressSanitizer|WARNING: ThreadSanitizer|runtime error:|Test run with .* failed" ".build-$name.log"; then
+    echo "$name: reports or failures, see .build-$name.log" >&2
+    status=1
+  fi
+}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=0}
+run asan --sanitize=address --sanitize=undefined
+run tsan --sanitize=thread
+exit $status
