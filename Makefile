@@ -36,6 +36,7 @@ demo: release
 
 test: install-deps
 	$(SWIFT) build --build-tests
+	Scripts/fuzz.sh --replay
 	$(SWIFT) test --skip-build --parallel
 
 # libFuzzer targets (Fuzz/Sources) for FUZZ_SECONDS each (default 300), FUZZ_JOBS at a time (2);

@@ -123,15 +123,27 @@ public final class HTTPDataLoader: DataLoading {
         let acceptsRanges = response.headers[canonicalForm: "Accept-Ranges"].contains { $0.lowercased() == "bytes" }
         let validator = acceptsRanges && configuration.resumableDataLimit > 0 ? CacheHeaders.rangeValidator(of: response.headers) : nil
         var data = prefix
-        if let declared { data.reserveCapacity(prefix.count + declared) }
+        // The server's word is untrusted: reserve for at most the first MiB; appends grow the
+        // buffer geometrically past it.
+        if let declared { data.reserveCapacity(prefix.count + min(declared, Self.initialReservation)) }
+        // The bytes so far are handed out (for progress and previews) each time they have grown by
+        // a quarter: a holder keeps the buffer shared, so the next append copies it, and copies
+        // at geometric intervals add up to a linear cost, not a quadratic one.
+        var handedOut = prefix.count
         do {
             for try await buffer in response.body {
                 data.append(contentsOf: buffer.readableBytesView)
                 if data.count > limit {
                     throw HTTPLoadingError(.responseTooLarge, url: url, message: "the response passed the limit of \(limit) bytes")
                 }
-                context.received(data, total)
+                if data.count >= handedOut + max(Self.firstHandOut, handedOut / 4) {
+                    context.received(data, total)
+                    handedOut = data.count
+                } else {
+                    context.progress(Int64(data.count), total)
+                }
             }
+            if data.count > handedOut { context.received(data, total) }
         } catch {
             if let validator, !(error is HTTPLoadingError) {
                 resumableDownloads.keep(ResumableDownloads.Partial(data: data, validator: validator), for: url)
@@ -140,6 +152,11 @@ public final class HTTPDataLoader: DataLoading {
         }
         return data
     }
+
+    /// The most a body's buffer reserves up front, whatever Content-Length says.
+    static let initialReservation = 1 << 20
+    /// Bytes that arrive before the first hand-out of the bytes so far.
+    static let firstHandOut = 1 << 10
 
     /// A Content-Length that is a non-negative number, else nil (the server's word, untrusted).
     package static func contentLength(_ headers: HTTPHeaders) -> Int? {
