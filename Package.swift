@@ -69,7 +69,9 @@ let package = Package(
             dependencies: ["FuzzSupport", "VignetteHTTP", .product(name: "NIOHTTP1", package: "swift-nio")],
             path: "Fuzz/Sources/FuzzHTTPHeaders"),
         .testTarget(name: "VignetteCodecsTests", dependencies: ["VignetteCodecs"]),
-        .testTarget(name: "VignetteTests", dependencies: ["Vignette", "DataCacheWriter"]),
+        .testTarget(
+            name: "VignetteTests",
+            dependencies: ["Vignette", "DataCacheWriter", .product(name: "Logging", package: "swift-log")]),
         // A child process for the disk-cache crash test: writes entries until it is killed.
         .executableTarget(name: "DataCacheWriter", dependencies: ["Vignette"], path: "Tests/DataCacheWriter"),
         .testTarget(name: "VignetteHTTPTests", dependencies: ["VignetteHTTP", "LoopbackHTTPServer"]),

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Vignette
+import Logging
 
 /// What a service's load exposed: stages that leave threads idle under a burst, nodes shared by
 /// requests whose options differ, processed-image stores done once per caller on the response path.
@@ -181,5 +182,37 @@ struct AbandonedWorkTests {
         task.cancel()
         #expect(await eventually { pipeline.graph.withLock { $0.decodesStopped } == 1 })
         #expect(await eventually { pipeline.inFlightCount == 0 })
+    }
+}
+
+/// Collects what is logged, for tests.
+struct CapturingLogHandler: LogHandler {
+    let messages: Locked<[String]>
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) {
+        messages.withLock { $0.append("\(event.level) \(event.message)") }
+    }
+}
+
+@Suite("The logger is the application's")
+struct InjectedLoggerTests {
+    @Test("a disk-cache write failure is logged as a warning on the configured logger")
+    func warningReachesTheLogger() async throws {
+        let folder = try Files.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let messages = Locked<[String]>([])
+        let pipeline = ImagePipeline.testing(loader: CountingLoader()) {
+            $0.dataCache = try? DataCache(path: folder)
+            $0.processedImageEncoding = { _ in .jpeg(JPEGOptions(quality: 500)) }
+            $0.logger = Logger(label: "test") { _ in CapturingLogHandler(messages: messages) }
+        }
+        _ = try await pipeline.image(for: ImageRequest(path: Files.fixture("baseline.jpg"), processors: [ImageProcessors.Resize(size: 32)]))
+        await pipeline.flushDiskCache()
+        #expect(messages.withLock { $0 }.contains { $0.hasPrefix("warning could not store a processed image on disk") })
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Logging
 
 extension ImagePipeline {
     /// What a pipeline is made of and how much it does at once.
@@ -26,6 +27,10 @@ extension ImagePipeline {
         public var encodingConcurrency: Int
         /// Limits applied when decoding.
         public var decodingLimits: DecodingLimits
+        /// Where the pipeline logs (swift-log): failures at debug level, disk-cache write failures
+        /// as warnings, invalidation as info. `Logger(label: "vignette.pipeline")` by default; pass
+        /// your service's logger (with its metadata, e.g. a request id) to see them in your logs.
+        public var logger: Logger
         /// Decode previews from partial data while it arrives (progressive JPEG, WebP) and deliver
         /// them as `ImageTask` preview events (off by default).
         public var isProgressiveDecodingEnabled: Bool
@@ -55,6 +60,7 @@ extension ImagePipeline {
             processingConcurrency = cores
             encodingConcurrency = max(1, cores / 2)
             self.decodingLimits = decodingLimits
+            logger = Logger(label: "vignette.pipeline")
             isProgressiveDecodingEnabled = false
             progressiveDecodingInterval = .milliseconds(500)
             isStoringPreviewsInMemoryCache = true

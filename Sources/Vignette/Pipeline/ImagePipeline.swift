@@ -21,7 +21,7 @@ public final class ImagePipeline: Sendable {
     let decoding: ThreadStage
     let processing: ThreadStage
     let encoding: ThreadStage
-    let logger = Logger(label: "vignette.pipeline")
+    var logger: Logger { configuration.logger }
 
     struct Graph: Sendable {
         var loads: [GraphKey<String>: SharedWork<Data>] = [:]
