@@ -353,7 +353,7 @@ import Glibc
     static let policyTable: [PolicyCase] = [
         PolicyCase(policy: .storeOriginalData, hasProcessors: false, storesOriginal: true, storesEncoded: false),
         PolicyCase(policy: .storeOriginalData, hasProcessors: true, storesOriginal: true, storesEncoded: false),
-        PolicyCase(policy: .storeEncodedImages, hasProcessors: false, storesOriginal: false, storesEncoded: true),
+        PolicyCase(policy: .storeEncodedImages, hasProcessors: false, storesOriginal: false, storesEncoded: false),
         PolicyCase(policy: .storeEncodedImages, hasProcessors: true, storesOriginal: false, storesEncoded: true),
         PolicyCase(policy: .storeAll, hasProcessors: false, storesOriginal: true, storesEncoded: false),
         PolicyCase(policy: .storeAll, hasProcessors: true, storesOriginal: true, storesEncoded: true),
@@ -363,8 +363,8 @@ import Glibc
 
     @Test(arguments: policyTable)
     func policyStoresWhatItShould(_ row: PolicyCase) {
-        #expect(row.policy.storesOriginalData(hasProcessors: row.hasProcessors) == row.storesOriginal)
-        #expect(row.policy.storesEncodedImage(hasProcessors: row.hasProcessors) == row.storesEncoded)
+        #expect(row.policy.storesOriginalData(hasProcessing: row.hasProcessors) == row.storesOriginal)
+        #expect(row.policy.storesEncodedImage(hasProcessing: row.hasProcessors) == row.storesEncoded)
     }
 
     @Test func policyTableCoversEveryCase() {

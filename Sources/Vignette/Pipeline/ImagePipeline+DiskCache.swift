@@ -10,7 +10,7 @@ extension ImagePipeline {
     func processedImageFromDisk(for request: ImageRequest, task: ImageTask?) async throws -> ImageContainer? {
         let options = request.options
         guard let dataCache = configuration.dataCache, request.hasProcessing,
-            configuration.dataCachePolicy.storesEncodedImage(hasProcessors: true),
+            configuration.dataCachePolicy.storesEncodedImage(hasProcessing: true),
             !options.contains(.disableDiskCacheReads), !options.contains(.reloadIgnoringCachedData)
         else { return nil }
         let diskKey = DiskKeys.processed(request)
@@ -30,7 +30,7 @@ extension ImagePipeline {
     /// does not wait), and a failure is logged, never a failed request.
     func storeProcessedImageOnDisk(_ container: ImageContainer, for request: ImageRequest) {
         guard let dataCache = configuration.dataCache, request.hasProcessing,
-            configuration.dataCachePolicy.storesEncodedImage(hasProcessors: true),
+            configuration.dataCachePolicy.storesEncodedImage(hasProcessing: true),
             !request.options.contains(.disableDiskCacheWrites)
         else { return }
         let key = DiskKeys.processed(request)

@@ -75,7 +75,7 @@ extension ImagePipeline {
             }
             storeEncodedInMemory(encoded, for: request, encoding: encoding)
             if let dataCache, !options.contains(.disableDiskCacheWrites),
-                configuration.dataCachePolicy.storesEncodedImage(hasProcessors: true)
+                configuration.dataCachePolicy.storesEncodedImage(hasProcessing: true)
             {
                 dataCache.storeData(encoded.data, for: diskKey)
             }

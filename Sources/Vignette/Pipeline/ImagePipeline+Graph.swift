@@ -47,7 +47,7 @@ extension ImagePipeline {
                     storeMetadata(nil, for: key, in: dataCache)
                 } else if loaded.isNotModified {
                     storeMetadata(loaded.metadata, for: key, in: dataCache)
-                } else if expired != nil || configuration.dataCachePolicy.storesOriginalData(hasProcessors: request.hasProcessing) {
+                } else if expired != nil || configuration.dataCachePolicy.storesOriginalData(hasProcessing: request.hasProcessing) {
                     dataCache.storeData(loaded.data, for: key)
                     storeMetadata(loaded.metadata, for: key, in: dataCache)
                 }
