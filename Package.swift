@@ -13,6 +13,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
@@ -39,6 +40,7 @@ let package = Package(
                 // GLib's SHA-256 (g_compute_checksum) names disk-cache files; libvips links GLib anyway.
                 "CVips",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]),
         .target(
             name: "VignetteHTTP",
@@ -71,7 +73,10 @@ let package = Package(
         .testTarget(name: "VignetteCodecsTests", dependencies: ["VignetteCodecs"]),
         .testTarget(
             name: "VignetteTests",
-            dependencies: ["Vignette", "DataCacheWriter", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "Vignette", "DataCacheWriter", .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]),
         // A child process for the disk-cache crash test: writes entries until it is killed.
         .executableTarget(name: "DataCacheWriter", dependencies: ["Vignette"], path: "Tests/DataCacheWriter"),
         .testTarget(name: "VignetteHTTPTests", dependencies: ["VignetteHTTP", "LoopbackHTTPServer"]),

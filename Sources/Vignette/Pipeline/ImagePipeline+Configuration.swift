@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CoreMetrics
 import Logging
 
 extension ImagePipeline {
@@ -31,6 +32,10 @@ extension ImagePipeline {
         /// as warnings, invalidation as info. `Logger(label: "vignette.pipeline")` by default; pass
         /// your service's logger (with its metadata, e.g. a request id) to see them in your logs.
         public var logger: Logger
+        /// Where the pipeline's metrics go (see `PipelineMetrics` for their names): nil for the
+        /// factory the application bootstrapped with `MetricsSystem.bootstrap`, which is no-op
+        /// (and free) when it bootstrapped none.
+        public var metricsFactory: (any MetricsFactory)?
         /// Decode previews from partial data while it arrives (progressive JPEG, WebP) and deliver
         /// them as `ImageTask` preview events (off by default).
         public var isProgressiveDecodingEnabled: Bool

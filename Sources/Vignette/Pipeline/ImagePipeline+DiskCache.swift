@@ -39,11 +39,13 @@ extension ImagePipeline {
         let limits = configuration.decodingLimits
         let image = container.image
         let logger = logger
+        let metrics = metrics
         _ = encoding.enqueue(priority: .low, onCancelledBeforeStart: { [weak self] in
             self?.graph.withLock { _ = $0.storing.remove(key) }
         }) { [weak self] in
             defer { self?.graph.withLock { _ = $0.storing.remove(key) } }
             guard !dataCache.containsData(for: key) else { return }
+            metrics.encodes.increment()
             do {
                 dataCache.storeData(try ImageEncoder.encode(image, as: encode(image), limits: limits), for: key)
             } catch {

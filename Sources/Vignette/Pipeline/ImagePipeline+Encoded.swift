@@ -16,18 +16,23 @@ extension ImagePipeline {
     /// cache once and to the disk cache once (its writer does the I/O), whoever asked; the decoded
     /// image made on the way is not kept in the image cache.
     public func encodedImage(for request: ImageRequest, as encoding: OutputEncoding) async throws(ImagePipelineError) -> EncodedResponse {
+        metrics.encodedRequests.increment()
         do {
             try checkValid()
             let options = request.options
             if let cache = configuration.encodedImageCache, !options.contains(.disableMemoryCacheReads),
                 !options.contains(.reloadIgnoringCachedData), let hit = cache[request, encoding]
             {
+                metrics.encodedMemoryHits.increment()
                 return EncodedResponse(image: hit, cacheType: .memory)
             }
             let result = try await subscribe(to: { self.encodeWork(for: request, encoding: encoding) }, priority: request.priority, task: nil)
+            if result.fromDisk { metrics.encodedDiskHits.increment() }
             return EncodedResponse(image: result.image, cacheType: result.fromDisk ? .disk : nil)
         } catch {
-            throw Task.isCancelled && !(error is ImagePipelineError) ? .cancelled : .wrapping(error)
+            let failure: ImagePipelineError = Task.isCancelled && !(error is ImagePipelineError) ? .cancelled : .wrapping(error)
+            metrics.failed(failure)
+            throw failure
         }
     }
 
@@ -63,7 +68,8 @@ extension ImagePipeline {
                 container = try await work.value(of: imageWork(for: request, processorCount: request.processors.count))
             }
             let limits = configuration.decodingLimits
-            let encoded = try await work.run(on: self.encoding) { () throws -> EncodedImage in
+            let encoded = try await work.run(on: self.encoding) { [metrics] () throws -> EncodedImage in
+                metrics.encodes.increment()
                 let image = container.image
                 let format = encoding.format(for: image)
                 do throws(ImagingError) {

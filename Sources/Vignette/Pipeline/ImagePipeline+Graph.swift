@@ -34,8 +34,10 @@ extension ImagePipeline {
                 work.reportProgress(completed: completed, total: total)
             })
             let loaded: LoadedData
+            metrics.sourceFetches.increment()
             do {
                 loaded = try await work.run(on: loading) { try await loader.loadData(for: request, context: context) }
+                metrics.bytesLoaded.increment(by: loaded.data.count)
             } catch let error as CancellationError {
                 throw error
             } catch {
@@ -76,10 +78,12 @@ extension ImagePipeline {
                 let thumbnail = request.thumbnail
                 let limits = configuration.decodingLimits
                 return try await work.run(on: decoding) { [self] cancellation in
+                    metrics.decodes.increment()
                     do {
                         return try ImagePipeline.decode(data, thumbnail: thumbnail, limits: limits, cancellation: cancellation)
                     } catch let error as ImagingError where error.kind == .cancelled {
                         graph.withLock { $0.decodesStopped += 1 }
+                        metrics.decodesStopped.increment()
                         throw CancellationError()
                     }
                 }

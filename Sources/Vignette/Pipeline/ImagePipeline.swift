@@ -21,6 +21,7 @@ public final class ImagePipeline: Sendable {
     let decoding: ThreadStage
     let processing: ThreadStage
     let encoding: ThreadStage
+    let metrics: PipelineMetrics
     var logger: Logger { configuration.logger }
 
     struct Graph: Sendable {
@@ -39,10 +40,13 @@ public final class ImagePipeline: Sendable {
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        loading = TaskStage(name: "loading", maxConcurrent: configuration.loadingConcurrency)
-        decoding = ThreadStage(name: "decoding", maxConcurrent: configuration.decodingConcurrency)
-        processing = ThreadStage(name: "processing", maxConcurrent: configuration.processingConcurrency)
-        encoding = ThreadStage(name: "encoding", maxConcurrent: configuration.encodingConcurrency)
+        let metrics = PipelineMetrics(factory: configuration.metricsFactory)
+        self.metrics = metrics
+        loading = TaskStage(name: "loading", maxConcurrent: configuration.loadingConcurrency, metrics: metrics.stage("loading"))
+        decoding = ThreadStage(name: "decoding", maxConcurrent: configuration.decodingConcurrency, metrics: metrics.stage("decoding"))
+        processing = ThreadStage(
+            name: "processing", maxConcurrent: configuration.processingConcurrency, metrics: metrics.stage("processing"))
+        encoding = ThreadStage(name: "encoding", maxConcurrent: configuration.encodingConcurrency, metrics: metrics.stage("encoding"))
     }
 
     deinit {
@@ -56,7 +60,11 @@ public final class ImagePipeline: Sendable {
 
     /// The image for `request`: from the memory cache without any task when it is there.
     public func image(for request: ImageRequest) async throws(ImagePipelineError) -> Image {
-        if let cached = cachedImage(for: request), !cached.isPreview { return cached.image }
+        if let cached = cachedImage(for: request), !cached.isPreview {
+            metrics.imageRequests.increment()
+            metrics.memoryHits.increment()
+            return cached.image
+        }
         return try await response(for: request, task: nil).image
     }
 
@@ -67,11 +75,14 @@ public final class ImagePipeline: Sendable {
 
     /// The original bytes of `request`'s source (disk cache of originals, then the data loader).
     public func data(for request: ImageRequest) async throws(ImagePipelineError) -> Data {
+        metrics.dataRequests.increment()
         do {
             try checkValid()
             return try await subscribe(to: { self.loadWork(for: request) }, priority: request.priority, task: nil)
         } catch {
-            throw ImagePipelineError.wrapping(error)
+            let failure = ImagePipelineError.wrapping(error)
+            metrics.failed(failure)
+            throw failure
         }
     }
 
@@ -129,13 +140,18 @@ public final class ImagePipeline: Sendable {
     // MARK: - A request, from cache to graph
 
     func response(for request: ImageRequest, task: ImageTask?) async throws(ImagePipelineError) -> ImageResponse {
+        metrics.imageRequests.increment()
         do {
             try checkValid()
             if let cached = cachedImage(for: request) {
-                if !cached.isPreview { return ImageResponse(container: cached, request: request, cacheType: .memory) }
+                if !cached.isPreview {
+                    metrics.memoryHits.increment()
+                    return ImageResponse(container: cached, request: request, cacheType: .memory)
+                }
                 task?.reportPreview(cached)
             }
             if let fromDisk = try await processedImageFromDisk(for: request, task: task) {
+                metrics.diskHits.increment()
                 storeInMemory(fromDisk, for: request)
                 return ImageResponse(container: fromDisk, request: request, cacheType: .disk)
             }
@@ -154,6 +170,7 @@ public final class ImagePipeline: Sendable {
             if case .cancelled = failure {} else {
                 logger.debug("request failed", metadata: ["image": "\(request.effectiveImageID)", "error": "\(failure)"])
             }
+            metrics.failed(failure)
             throw failure
         }
     }

@@ -13,10 +13,12 @@ final class TaskStage: Sendable {
     let name: String
     let maxConcurrent: Int
     private let state = Locked(State())
+    private let metrics: StageMetrics?
 
-    init(name: String, maxConcurrent: Int) {
+    init(name: String, maxConcurrent: Int, metrics: StageMetrics? = nil) {
         self.name = name
         self.maxConcurrent = max(1, maxConcurrent)
+        self.metrics = metrics
     }
 
     var startedCount: Int { state.withLock { $0.started } }
@@ -31,6 +33,7 @@ final class TaskStage: Sendable {
             guard !state.isShutDown else { return false }
             state.jobs[ObjectIdentifier(item)] = job
             state.buckets.push(item, priority: priority, generation: item.generation)
+            metrics?.depth.record(state.jobs.count)
             return true
         }
         if accepted {
@@ -90,6 +93,8 @@ final class TaskStage: Sendable {
                 state.running += 1
                 state.started += 1
                 ready.append((item, job))
+                metrics?.depth.record(state.jobs.count)
+                metrics?.wait.recordInterval(since: item.queuedAt)
             }
             return ready
         }

@@ -23,10 +23,12 @@ final class ThreadStage: @unchecked Sendable {
 
     let name: String
     let maxConcurrent: Int
+    private let metrics: StageMetrics?
 
-    init(name: String, maxConcurrent: Int) {
+    init(name: String, maxConcurrent: Int, metrics: StageMetrics? = nil) {
         self.name = name
         self.maxConcurrent = max(1, maxConcurrent)
+        self.metrics = metrics
         pthread_mutex_init(&lock, nil)
         pthread_cond_init(&condition, nil)
     }
@@ -52,6 +54,7 @@ final class ThreadStage: @unchecked Sendable {
             guard !isShutDown else { return (false, false) }
             jobs[ObjectIdentifier(item)] = job
             buckets.push(item, priority: priority, generation: item.generation)
+            metrics?.depth.record(jobs.count)
             if idle > wakeups {
                 wakeups += 1
                 pthread_cond_signal(&condition)
@@ -118,6 +121,8 @@ final class ThreadStage: @unchecked Sendable {
                     item.state = .running
                     started += 1
                     next = (item, job)
+                    metrics?.depth.record(jobs.count)
+                    metrics?.wait.recordInterval(since: item.queuedAt)
                     break
                 }
                 idle += 1

@@ -6,6 +6,8 @@ final class WorkItem: @unchecked Sendable {
     var priority: ImageRequest.Priority
     var generation = 0
     var state = State.queued
+    /// When the item was queued, for the stage's wait timer.
+    let queuedAt = ContinuousClock.now
     let onCancelledBeforeStart: @Sendable () -> Void
     private let stageCancel: @Sendable (WorkItem) -> Void
     private let stageSetPriority: @Sendable (WorkItem, ImageRequest.Priority) -> Void
