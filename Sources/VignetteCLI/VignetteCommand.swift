@@ -5,11 +5,14 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Vignette
 
 /// `vignette`: thumbnails and conversions for processing scripts.
 ///
 /// Exit status: 0 when every input succeeded, 1 when any input failed (the others are still
-/// written), 2 for a usage error.
+/// written), 2 for a usage error or a run that cannot start (its output folder or cache folder
+/// cannot be made: one line naming the path and the system's reason), 130 / 143 when `thumbnail`
+/// is stopped by SIGINT / SIGTERM.
 @main
 struct VignetteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,6 +27,13 @@ struct VignetteCommand: ParsableCommand {
             try command.run()
         } catch let exit as ExitCode {
             Glibc.exit(exit.rawValue)
+        } catch let failure as CommandFailure {
+            // The run could not start (an output folder that cannot be made …): one line, exit 2.
+            Console.error(Console.escaped(failure.message))
+            Glibc.exit(2)
+        } catch let failure as ImagingError {
+            Console.error(Console.escaped(failure.message))
+            Glibc.exit(2)
         } catch {
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
