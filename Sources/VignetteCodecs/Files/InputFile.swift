@@ -87,7 +87,7 @@ public enum InputFile {
         let (data, endedAtOnce) = try read(
             descriptor: descriptor, upTo: limit, reserving: min(limit, streamChunk), path: path, idleTimeout: pipeIdleTimeout)
         if endedAtOnce {
-            throw ImagingError(.io, "\(path) is a named pipe (FIFO) with no writer (or an empty one), not a regular file")
+            throw ImagingError(.io, "\(path) is a pipe (FIFO) with no writer or nothing in it, not a regular file")
         }
         if data.count > limits.maxInputBytes {
             throw ImagingError(.limitExceeded, "input from the pipe is over the limit of \(limits.maxInputBytes) bytes")
