@@ -22,6 +22,7 @@ struct VignetteCommand: ParsableCommand {
 
     /// ArgumentParser exits 64 on usage errors; the contract says 2.
     static func main() {
+        unblockStopSignals()
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -44,5 +45,16 @@ struct VignetteCommand: ParsableCommand {
             Console.error(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message)
             Glibc.exit(2)
         }
+    }
+
+    /// A parent may start us with SIGINT and SIGTERM blocked (a process spawned from a thread that
+    /// blocks them, as Dispatch's worker threads do, inherits that mask): then `info` and `convert`
+    /// could not be stopped but by SIGKILL, and Ctrl-C would be kept pending. Unblock them.
+    private static func unblockStopSignals() {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 }

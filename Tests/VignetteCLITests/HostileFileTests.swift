@@ -74,6 +74,34 @@ struct HostileFileTests {
         }
     }
 
+    @Test("info reading a FIFO whose writer is connected but silent: SIGTERM ends it at once, even when started with SIGTERM blocked")
+    func silentWriterAndSIGTERM() async throws {
+        let folder = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = try makeFIFO(in: folder)
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", "exec sleep 60 > \"$0\"", fifo]
+        try writer.run()
+        defer { if writer.isRunning { writer.terminate() } }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline, !(try isBlockedOpening(writer)) { try await Task.sleep(for: .milliseconds(5)) }
+        // Started from a Dispatch thread, the child inherits a mask with SIGTERM blocked: the
+        // binary must unblock it, or only the pipe's 30 s idle timeout (or SIGKILL) would end it.
+        let process = try CLI.start(["info", fifo])
+        let writerPID = writer.processIdentifier
+        CLI.send(SIGTERM, to: process, within: .seconds(5)) {
+            // The writer's open(2) returned: the reader is there and waiting for bytes.
+            let wchan = (try? String(contentsOfFile: "/proc/\(writerPID)/wchan", encoding: .utf8)) ?? ""
+            return !wchan.contains("wait_for_partner")
+        }
+        let started = ContinuousClock.now
+        let (result, killed) = try await CLI.finish(process, killAfter: Self.limit)
+        #expect(!killed, "info was still reading the silent FIFO after SIGTERM, killed after \(Self.limit)")
+        #expect(ContinuousClock.now - started < Self.limit)
+        #expect(result.killedBySignal && result.status == SIGTERM, "status \(result.status): \(result.stderr)")
+    }
+
     /// True once `process` sits in open(2) of a FIFO (its shell has made the redirection), read
     /// from /proc: its kernel wait channel names the FIFO wait.
     func isBlockedOpening(_ process: Process) throws -> Bool {
