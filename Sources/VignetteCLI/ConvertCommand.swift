@@ -10,7 +10,12 @@ import Vignette
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert one image to the format its output name's extension says (jpg, png, webp, heic, avif).")
+        abstract: "Convert one image to the format its output name's extension says (jpg, png, webp, heic, avif).",
+        discussion: """
+            The output is written whole or not at all (a temporary file renamed over it). Exit status: 0 when it \
+            is written, 1 when the input cannot be read or decoded or the output cannot be written (one line on \
+            standard error, `vignette: INPUT: reason`, naming the path and the system's reason), 2 for a usage error.
+            """)
 
     @Argument(help: "The image to read.")
     var input: String
@@ -40,7 +45,7 @@ struct ConvertCommand: ParsableCommand {
         case "webp": return .webp
         case "heic", "heif": return .heic
         case "avif": return .avif
-        default: throw ValidationError("cannot tell the output format from '\(output)': use .jpg, .png, .webp, .heic or .avif")
+        default: throw ValidationError("cannot tell the output format from '\(Console.escaped(output))': use .jpg, .png, .webp, .heic or .avif")
         }
     }
 

@@ -31,7 +31,7 @@ enum InputExpansion {
                 do {
                     result.files += try images(in: input)
                 } catch {
-                    result.problems.append((input, "cannot read the folder: \(error)"))
+                    result.problems.append((input, "cannot read the folder: \(folderReason(input) ?? "\(error)")"))
                 }
             } else if !OutputFile.exists(input), input.contains(where: { "*?[".contains($0) }) {
                 let matches = glob(input)
@@ -55,6 +55,13 @@ enum InputExpansion {
             if imageExtensions.contains(ext), !OutputFile.isDirectory(path) { found.append(path) }
         }
         return found.sorted()
+    }
+
+    /// The system's reason (`strerror`) why `folder` cannot be listed, nil when it can.
+    static func folderReason(_ folder: String) -> String? {
+        guard let stream = opendir(folder) else { return String(cString: strerror(errno)) }
+        closedir(stream)
+        return nil
     }
 
     /// Glibc `glob(3)`, sorted.

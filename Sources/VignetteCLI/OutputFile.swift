@@ -8,22 +8,29 @@ import Vignette
 
 /// Writes output files so that a reader never sees a partial one: the bytes go to a hidden
 /// temporary file in the destination folder, which is renamed over the final name.
+///
+/// Every failure is one `CommandFailure` sentence naming the path and the system's reason
+/// (`strerror`): `cannot write /out/a.jpg: No space left on device`,
+/// `cannot create folder /ro/out: Read-only file system`.
 enum OutputFile {
-    static func write(_ data: Data, to path: String) throws(ImagingError) {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
-        let name = url.lastPathComponent
-        let temporary = "\(folder)/.\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).partial"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw ImagingError(.io, "cannot write \(path): \(reason())") }
+    static func write(_ data: Data, to path: String) throws(CommandFailure) {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        // Short whatever the output's name is, so it never goes past NAME_MAX where the final name does not.
+        let temporary = "\(folder).vignette-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).partial"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else { throw CommandFailure("cannot write \(path): \(reason())") }
         var written = 0
         var failure: Int32 = 0
         data.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }
             while written < buffer.count {
                 let count = Glibc.write(descriptor, base + written, buffer.count - written)
-                if count >= 0 {
+                if count > 0 {
                     written += count
+                } else if count == 0 {
+                    failure = EIO
+                    break
                 } else if errno != EINTR {
                     failure = errno
                     break
@@ -34,18 +41,40 @@ enum OutputFile {
         if failure == 0, rename(temporary, path) != 0 { failure = errno }
         if failure != 0 {
             unlink(temporary)
-            throw ImagingError(.io, "cannot write \(path): \(String(cString: strerror(failure)))")
+            throw CommandFailure("cannot write \(path): \(String(cString: strerror(failure)))")
         }
     }
 
-    /// Creates `path` (and its parents) when missing; fails when it is a file.
-    static func makeDirectory(_ path: String) throws(ImagingError) {
+    /// Creates the folder `path` and its missing parents (mkdir(2), mode 0777 less the umask);
+    /// nothing to do when it is a folder already. The failure names the folder that could not be
+    /// made (`path` or one of its parents).
+    static func makeDirectory(_ path: String) throws(CommandFailure) {
         if isDirectory(path) { return }
-        if exists(path) { throw ImagingError(.io, "\(path) exists and is not a directory") }
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw ImagingError(.io, "cannot create \(path): \(error)")
+        if let (folder, code) = makeDirectoryAndParents(path) {
+            let reason = code == EEXIST ? "it exists and is not a folder" : String(cString: strerror(code))
+            throw CommandFailure("cannot create folder \(folder): \(reason)")
+        }
+    }
+
+    /// nil once `path` is a folder, else the folder that could not be made and the errno why
+    /// (EEXIST: something other than a folder is there).
+    private static func makeDirectoryAndParents(_ path: String) -> (String, Int32)? {
+        if mkdir(path, 0o777) == 0 { return nil }
+        let code = errno
+        switch code {
+        case EEXIST:
+            return isDirectory(path) ? nil : (path, EEXIST)
+        case ENOENT:
+            // A parent is missing: make it, then try again.
+            var trimmed = Substring(path)
+            while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+            guard let slash = trimmed.lastIndex(of: "/"), slash > trimmed.startIndex else { return (path, ENOENT) }
+            if let failure = makeDirectoryAndParents(String(trimmed[..<slash])) { return failure }
+            if mkdir(path, 0o777) == 0 { return nil }
+            let again = errno
+            return again == EEXIST && isDirectory(path) ? nil : (path, again)
+        default:
+            return (path, code)
         }
     }
 

@@ -18,8 +18,15 @@ struct ThumbnailCommand: ParsableCommand {
             A folder stands for its images, recursively; an http(s) URL is downloaded once however often it is given \
             (with --cache, the download is kept there too). A failed input gets one line on standard error and the \
             exit status is 1; the other inputs are still written. No partial output file is ever left behind. \
-            Ctrl-C stops taking inputs, lets those in flight finish (downloads under way are stopped), reports what \
-            was done and exits 130.
+            A file name with control characters (a newline, an escape) is shown with them escaped (\\n, \\x1b), so each \
+            failure stays one line. Only regular files and pipes are read: a named pipe with no writer, a device or a \
+            socket is refused at once. \
+            Ctrl-C (SIGINT) or SIGTERM stops taking inputs, lets those in flight finish (downloads under way are \
+            stopped), reports what was done and exits 128 + the signal: 130 after Ctrl-C, 143 after SIGTERM; a second \
+            signal ends it at once. \
+            Exit status: 0 when every input succeeded, 1 when any failed, 2 for a usage error or when the run cannot \
+            start (the output folder cannot be created: one line names it and the system's reason), 130 or 143 when \
+            interrupted.
             """)
 
     @Argument(help: "Image files, http(s) URLs, folders (their images, recursively) or quoted glob patterns.")
@@ -98,7 +105,7 @@ struct ThumbnailCommand: ParsableCommand {
             cache: dataCache, skipExisting: skipExisting, claims: OutputClaims(), remote: remote)
 
         let progress = ProgressBar(total: files.count)
-        for problem in expansion.problems { progress.line("vignette: \(problem.input): \(problem.reason)") }
+        for problem in expansion.problems { progress.line(Console.failureLine(problem.input, problem.reason)) }
         let interrupt = Interrupt(onInterrupt: { remote?.stopDownloads() })
         interrupt.install()
         let stems = OutputTemplate.stems(for: files)
@@ -113,8 +120,8 @@ struct ThumbnailCommand: ParsableCommand {
             do {
                 result = .written(try job.run(input: files[index], stem: stems[index]))
             } catch {
-                let reason = (error as? ImagingError)?.message ?? "\(error)"
-                progress.line("vignette: \(files[index]): \(reason)")
+                let reason = Console.reason(for: error)
+                progress.line(Console.failureLine(files[index], reason))
                 result = .failed(reason)
             }
             if case .failed = result { progress.advance(failed: true) } else { progress.advance(failed: false) }
@@ -130,9 +137,9 @@ struct ThumbnailCommand: ParsableCommand {
             + results.compactMap { $0 }
         report.interrupted = interrupt.isRequested
         if json { print(report.json) }
-        if report.interrupted {
-            Console.error("interrupted: \(results.compactMap { $0 }.count) of \(files.count) inputs done, \(report.failed) failed")
-            throw ExitCode(130)
+        if let status = interrupt.exitStatus {
+            Console.error("interrupted by \(interrupt.signalName): \(results.compactMap { $0 }.count) of \(files.count) inputs done, \(report.failed) failed")
+            throw ExitCode(status)
         }
         if report.failed > 0 { throw ExitCode(1) }
     }

@@ -128,28 +128,14 @@ struct BatchTests {
 
     @Test("SIGINT in the middle of a batch: exit 130, a report, no partial file, every output whole")
     func interrupt() async throws {
-        let inputs = try CLI.temporaryDirectory(), out = try CLI.temporaryDirectory()
+        let inputs = try CLI.manyInputs(300, of: "thumbnail.heic"), out = try CLI.temporaryDirectory()
         defer { for d in [inputs, out] { try? FileManager.default.removeItem(at: d) } }
-        for index in 0..<300 {
-            try FileManager.default.createSymbolicLink(
-                atPath: inputs.appendingPathComponent("copy-\(index).heic").path,
-                withDestinationPath: CLI.fixtures.appendingPathComponent("thumbnail.heic").path)
-        }
         let process = try CLI.start(["thumbnail", inputs.path, "--size", "1200", "--out", out.path, "--jobs", "2", "--json"])
-        // Watch and signal from a Dispatch thread: Swift's pool can be held for seconds by the
-        // CPU-bound tests running beside this one, long enough for the whole batch to finish.
-        let pid = process.processIdentifier
-        DispatchQueue.global().async {
-            let deadline = ContinuousClock.now + .seconds(30)
-            while CLI.files(in: out).filter({ !$0.hasPrefix(".") }).count < 5, ContinuousClock.now < deadline {
-                usleep(2_000)
-            }
-            kill(pid, SIGINT)
-        }
+        CLI.send(SIGINT, to: process) { CLI.files(in: out).filter({ !$0.hasPrefix(".") }).count >= 5 }
         let result = try await CLI.finish(process)
         #expect(!result.killedBySignal)
         #expect(result.status == 130)
-        #expect(result.stderr.contains("interrupted"))
+        #expect(result.stderr.contains("interrupted by SIGINT"))
         let written = CLI.files(in: out)
         #expect(!written.contains { $0.hasPrefix(".") || $0.hasSuffix(".partial") })
         #expect(written.count < 300)

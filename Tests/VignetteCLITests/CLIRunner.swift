@@ -39,11 +39,12 @@ enum CLI {
     }
 
     /// Starts the binary with its output going to pipes; `finish` collects it.
-    static func start(_ arguments: [String]) throws -> Process {
+    static func start(_ arguments: [String], input: FileHandle? = nil) throws -> Process {
         let binary = try #require(binary, "the vignette binary is not built")
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if let input { process.standardInput = input }
         process.standardOutput = Pipe()
         process.standardError = Pipe()
         try process.run()
@@ -53,14 +54,21 @@ enum CLI {
     /// Waits for the process on a Dispatch thread: blocking Swift's cooperative pool (two threads
     /// on a 2-core machine) would stall the async tests running beside this one.
     static func finish(_ process: Process) async throws -> CLIResult {
+        try await finish(process, killAfter: nil).result
+    }
+
+    /// `finish`, killing the process (SIGKILL) once it has run `limit`. The watch runs on the
+    /// waiting thread itself: Dispatch's pool on Linux has few threads, all of them possibly
+    /// blocked in other tests' waits, so a separate timer might never fire.
+    static func finish(_ process: Process, killAfter limit: Duration?) async throws -> (result: CLIResult, killed: Bool) {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try blockingFinish(process) })
+                continuation.resume(with: Result { try blockingFinish(process, killAfter: limit) })
             }
         }
     }
 
-    private static func blockingFinish(_ process: Process) throws -> CLIResult {
+    private static func blockingFinish(_ process: Process, killAfter limit: Duration?) throws -> (CLIResult, Bool) {
         let out = try #require(process.standardOutput as? Pipe)
         let err = try #require(process.standardError as? Pipe)
         // Read both pipes while the process runs so that neither fills up.
@@ -69,11 +77,61 @@ enum CLI {
         nonisolated(unsafe) var errData = Data()
         DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
         DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        var killed = false
+        if let limit {
+            let deadline = ContinuousClock.now + limit
+            while process.isRunning {
+                if ContinuousClock.now >= deadline {
+                    // Not reaped yet (isRunning), so the pid is still this child's.
+                    kill(process.processIdentifier, SIGKILL)
+                    killed = true
+                    break
+                }
+                usleep(5_000)
+            }
+        }
         process.waitUntilExit()
         group.wait()
-        return CLIResult(
+        let result = CLIResult(
             status: process.terminationStatus, killedBySignal: process.terminationReason == .uncaughtSignal,
             stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        return (result, killed)
+    }
+
+    /// Runs the binary like `run`, but kills it (SIGKILL) when it is still running after `limit`:
+    /// a test of something that must not block fails instead of hanging. `elapsed` is the wall time.
+    static func run(
+        _ arguments: [String], killAfter limit: Duration, input: FileHandle? = nil
+    ) async throws -> (result: CLIResult, elapsed: Duration, killed: Bool) {
+        let started = ContinuousClock.now
+        let process = try start(arguments, input: input)
+        let (result, killed) = try await finish(process, killAfter: limit)
+        return (result, ContinuousClock.now - started, killed)
+    }
+
+    /// Sends `signal` to `process` from a thread of its own once `ready()` holds (or after `within`):
+    /// Swift's pool can be held for seconds by the CPU-bound tests running beside this one, long
+    /// enough for a whole batch to finish.
+    static func send(_ signal: Int32, to process: Process, within: Duration = .seconds(30), when ready: @escaping @Sendable () -> Bool) {
+        let pid = process.processIdentifier
+        // A thread of its own: Dispatch's few pool threads may all be blocked in waits.
+        Thread.detachNewThread {
+            let deadline = ContinuousClock.now + within
+            while !ready(), ContinuousClock.now < deadline { usleep(2_000) }
+            kill(pid, signal)
+        }
+    }
+
+    /// A folder of `count` symbolic links to one fixture (`copy-N.ext`): a batch long enough to interrupt.
+    static func manyInputs(_ count: Int, of fixture: String) throws -> URL {
+        let folder = try temporaryDirectory()
+        let ext = (fixture as NSString).pathExtension
+        for index in 0..<count {
+            try FileManager.default.createSymbolicLink(
+                atPath: folder.appendingPathComponent("copy-\(index).\(ext)").path,
+                withDestinationPath: fixtures.appendingPathComponent(fixture).path)
+        }
+        return folder
     }
 
     static func temporaryDirectory() throws -> URL {
@@ -84,6 +142,13 @@ enum CLI {
 
     static func files(in folder: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+    }
+}
+
+extension Duration {
+    var timeInterval: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
 

@@ -9,18 +9,50 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads image files within a byte budget: the size is checked with `fstat` before any byte is
-/// read, and failures carry the system's own reason (`strerror`).
+/// Reads image files within a byte budget, without ever blocking on what is not a regular file.
+///
+/// - A regular file: its size is checked with `fstat` before any byte is read.
+/// - A pipe (a named FIFO, `/dev/stdin` fed by a pipe, a shell's `<(command)`): read as a stream
+///   until its end, refused as soon as it gives more than `maxInputBytes`. A named FIFO that no
+///   writer holds open when it is read is refused at once ("no writer") rather than waited for: a
+///   writer already blocked in its own `open` counts as connected. A writer that stays connected but
+///   sends nothing for `pipeIdleTimeout` seconds ends the read with an error.
+/// - Directories, character devices (`/dev/zero`, a terminal), block devices and sockets are
+///   refused with the kind named; they are recognised with `stat` before being opened (opening a
+///   device can have effects), and again with `fstat` on what was really opened.
+///
+/// The file is opened with `O_NONBLOCK` (so `open` of a FIFO without writer returns at once;
+/// cleared again for regular files) and `O_NOCTTY`. Failures carry the system's own reason (`strerror`).
 public enum InputFile {
-    /// The bytes of the file at `path`, or `.io` (missing, a directory, unreadable) or
-    /// `.limitExceeded` (over `limits.maxInputBytes`).
+    /// Seconds a connected pipe may stay silent before the read gives up (the HTTP loader's read timeout too).
+    public static let pipeIdleTimeout: Int32 = 30
+
+    /// Room reserved for the first bytes of a stream; it doubles as more arrive.
+    static let streamChunk = 64 << 10
+
+    /// The bytes of the file at `path`, or `.io` (missing, unreadable, not a regular file or a
+    /// pipe, a pipe with no writer or a silent one) or `.limitExceeded` (over `limits.maxInputBytes`).
     public static func read(_ path: String, limits: DecodingLimits) throws(ImagingError) -> Data {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw ImagingError(.io, "cannot open \(path): \(systemReason())") }
+        try refuseUnreadableKind(status, path: path)
+
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         guard descriptor >= 0 else { throw ImagingError(.io, "cannot open \(path): \(systemReason())") }
         defer { close(descriptor) }
-        var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw ImagingError(.io, "cannot read \(path): \(systemReason())") }
-        if (status.st_mode & S_IFMT) == S_IFDIR { throw ImagingError(.io, "\(path) is a directory") }
+        // It may have been replaced between stat and open: what was opened decides.
+        try refuseUnreadableKind(status, path: path)
+
+        if (status.st_mode & S_IFMT) == S_IFIFO {
+            return try readStream(descriptor: descriptor, limits: limits, path: path)
+        }
+        // A regular file: blocking reads again (O_NONBLOCK means nothing to most file systems, but
+        // some honour it).
+        let flags = fcntl(descriptor, F_GETFL)
+        guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
+            throw ImagingError(.io, "cannot read \(path): \(systemReason())")
+        }
         let size = Int(status.st_size)
         try limits.checkBytes(size)
         return try read(descriptor: descriptor, count: size, path: path)
@@ -29,26 +61,99 @@ public enum InputFile {
     /// Up to `count` bytes from an open descriptor (`read(2)`, retried on EINTR); fewer when the
     /// file ends first (it shrank while being read).
     public static func read(descriptor: Int32, count: Int, path: String) throws(ImagingError) -> Data {
-        var data = Data(count: count)
+        try read(descriptor: descriptor, upTo: max(0, count), reserving: max(0, count), path: path).data
+    }
+
+    // MARK: - Private
+
+    /// Regular files and pipes pass; everything else is refused with what it is.
+    private static func refuseUnreadableKind(_ status: stat, path: String) throws(ImagingError) {
+        let kind: String
+        switch status.st_mode & S_IFMT {
+        case S_IFREG, S_IFIFO: return
+        case S_IFDIR: throw ImagingError(.io, "\(path) is a directory")
+        case S_IFCHR: kind = "a character device"
+        case S_IFBLK: kind = "a block device"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "not a file that can be read"
+        }
+        throw ImagingError(.io, "\(path) is \(kind), not a regular file")
+    }
+
+    /// A pipe read to its end, or refused: nothing connected, silent too long, or over the limit.
+    private static func readStream(descriptor: Int32, limits: DecodingLimits, path: String) throws(ImagingError) -> Data {
+        // One byte past the budget tells "over it" from "exactly at it".
+        let limit = limits.maxInputBytes == .max ? .max : max(0, limits.maxInputBytes) + 1
+        let (data, endedAtOnce) = try read(
+            descriptor: descriptor, upTo: limit, reserving: min(limit, streamChunk), path: path, idleTimeout: pipeIdleTimeout)
+        if endedAtOnce {
+            throw ImagingError(.io, "\(path) is a pipe (FIFO) with no writer or nothing in it, not a regular file")
+        }
+        if data.count > limits.maxInputBytes {
+            throw ImagingError(.limitExceeded, "input from the pipe is over the limit of \(limits.maxInputBytes) bytes")
+        }
+        return data
+    }
+
+    /// The one read loop: `read(2)` until the end of the file or `limit` bytes, retried on EINTR.
+    /// The buffer starts at `reserving` bytes and doubles when full (a stream's size is unknown).
+    /// On a non-blocking descriptor with nothing to read yet, waits with `poll(2)`, at most
+    /// `idleTimeout` seconds at a time. `endedAtOnce` is true when the end came before any byte and
+    /// without any wait (a pipe: no writer connected).
+    private static func read(
+        descriptor: Int32, upTo limit: Int, reserving: Int, path: String, idleTimeout: Int32 = 0
+    ) throws(ImagingError) -> (data: Data, endedAtOnce: Bool) {
+        var data = Data(count: min(limit, reserving))
         var filled = 0
+        var waited = false
+        var endedAtOnce = false
         var failure: Int32 = 0
-        data.withUnsafeMutableBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            while filled < count {
-                let got = Glibc.read(descriptor, base + filled, count - filled)
-                if got > 0 {
-                    filled += got
-                } else if got == 0 {
-                    break
-                } else if errno != EINTR {
-                    failure = errno
+        while filled < limit {
+            if filled == data.count {
+                // Grow by doubling, never past the limit.
+                let room = limit - data.count
+                data.count += min(room, max(data.count, streamChunk))
+            }
+            let (got, code) = data.withUnsafeMutableBytes { buffer -> (Int, Int32) in
+                guard let base = buffer.baseAddress else { return (0, 0) }
+                let got = Glibc.read(descriptor, base + filled, buffer.count - filled)
+                return (got, got < 0 ? errno : 0)
+            }
+            if got > 0 {
+                filled += got
+            } else if got == 0 {
+                endedAtOnce = filled == 0 && !waited
+                break
+            } else if code == EAGAIN || code == EWOULDBLOCK {
+                guard idleTimeout > 0 else { failure = code; break }
+                waited = true
+                if let waitFailure = waitForInput(descriptor: descriptor, seconds: idleTimeout) {
+                    if waitFailure == ETIMEDOUT {
+                        throw ImagingError(.io, "cannot read \(path): nothing came through the pipe for \(idleTimeout) s")
+                    }
+                    failure = waitFailure
                     break
                 }
+            } else if code != EINTR {
+                failure = code
+                break
             }
         }
         if failure != 0 { throw ImagingError(.io, "cannot read \(path): \(String(cString: strerror(failure)))") }
-        if filled < count { data.removeSubrange(filled..<count) }
-        return data
+        if filled < data.count { data.removeSubrange(filled..<data.count) }
+        return (data, endedAtOnce)
+    }
+
+    /// nil once the descriptor has something to read (or its end, or an error to report through
+    /// `read`); ETIMEDOUT after `seconds` of nothing; another errno when `poll` itself fails.
+    private static func waitForInput(descriptor: Int32, seconds: Int32) -> Int32? {
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&request, 1, seconds * 1000)
+            if ready > 0 { return nil }
+            if ready == 0 { return ETIMEDOUT }
+            if errno != EINTR { return errno }
+        }
     }
 
     static func systemReason() -> String { String(cString: strerror(errno)) }
