@@ -221,3 +221,28 @@ struct InjectedLoggerTests {
         #expect(messages.withLock { $0 }.contains { $0.hasPrefix("warning could not store a processed image on disk") })
     }
 }
+
+@Suite("Disk-cache staging is bounded")
+struct StagingLimitTests {
+    @Test("writes waiting for the disk never hold more than the staging limit; past it they are dropped")
+    func bounded() throws {
+        let folder = try Files.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cache = try DataCache(path: folder, sweepInterval: .zero, stagingLimit: 50_000)
+        var stored = 0
+        for index in 0..<200 {
+            cache.storeData(Data(repeating: UInt8(index % 251), count: 10_000), for: "key-\(index)")
+            #expect(cache.stagedBytes <= 50_000)
+            if cache.containsData(for: "key-\(index)") { stored += 1 }
+        }
+        // Too big for the staging area at all: never staged.
+        cache.storeData(Data(count: 60_000), for: "big")
+        #expect(!cache.containsData(for: "big"))
+        cache.flush()
+        #expect(cache.stagedBytes == 0)
+        #expect(stored >= 5)
+        for index in 0..<200 where cache.containsData(for: "key-\(index)") {
+            #expect(cache.data(for: "key-\(index)") == Data(repeating: UInt8(index % 251), count: 10_000))
+        }
+    }
+}

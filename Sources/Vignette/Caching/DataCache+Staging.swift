@@ -35,6 +35,8 @@ struct DataCacheStaging: Sendable {
     /// later write read as absent.
     private(set) var removeAllsInFlight = 0
     private var lastID: UInt64 = 0
+    /// Bytes of the writes staged and not yet settled.
+    private(set) var stagedBytes = 0
 
     func lookup(_ key: String) -> Lookup {
         switch pending[key]?.change {
@@ -47,6 +49,8 @@ struct DataCacheStaging: Sendable {
     /// Records a change and returns its id, for the writer to apply.
     mutating func stage(_ change: Change, for key: String) -> UInt64 {
         lastID &+= 1
+        if case .write(let old)? = pending[key]?.change { stagedBytes -= old.count }
+        if case .write(let data) = change { stagedBytes += data.count }
         pending[key] = Pending(change: change, id: lastID)
         return lastID
     }
@@ -60,12 +64,15 @@ struct DataCacheStaging: Sendable {
 
     /// Drops change `id` once the folder reflects it, unless a later change replaced it.
     mutating func settle(_ key: String, id: UInt64) {
-        if pending[key]?.id == id { pending[key] = nil }
+        guard let item = pending[key], item.id == id else { return }
+        if case .write(let data) = item.change { stagedBytes -= data.count }
+        pending[key] = nil
     }
 
     /// Forgets every pending change and hides the folder until `settleRemoveAll` is called.
     mutating func beginRemoveAll() {
         pending.removeAll()
+        stagedBytes = 0
         removeAllsInFlight += 1
     }
 

@@ -38,6 +38,8 @@ public final class DataCache: Sendable {
     public let sizeLimit: Int
     /// How often the background writer sweeps on its own; zero or negative turns it off.
     public let sweepInterval: Duration
+    /// The most bytes of writes that may wait for the disk (64 MiB by default); see `storeData`.
+    public let stagingLimit: Int
 
     /// Temporary files older than this are a dead writer's leftovers and are deleted by the sweep.
     static let temporaryFileLifetime: Duration = .seconds(60)
@@ -56,8 +58,12 @@ public final class DataCache: Sendable {
     ///   - sizeLimit: the most bytes the entries may take (default 150 MiB).
     ///   - sweepInterval: how often to enforce `sizeLimit` in the background (default 30 s);
     ///     zero or negative for never (then only `sweep()` does).
+    ///   - stagingLimit: the most bytes of writes that may wait for the disk (default 64 MiB).
     /// - Throws: `ImagingError` of kind `.io` when the folder cannot be created.
-    public init(path: String, sizeLimit: Int = 150 << 20, sweepInterval: Duration = .seconds(30)) throws {
+    public init(
+        path: String, sizeLimit: Int = 150 << 20, sweepInterval: Duration = .seconds(30), stagingLimit: Int = 64 << 20
+    ) throws {
+        self.stagingLimit = max(0, stagingLimit)
         var folder = path
         while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
         try DataCacheDirectory.createDirectory(folder)
@@ -132,11 +138,23 @@ public final class DataCache: Sendable {
     // MARK: Writing
 
     /// Stores `data` for `key`, replacing what was there. Returns at once: the data is readable
-    /// through `data(for:)` immediately and written to disk in the background.
+    /// through `data(for:)` immediately and written to disk in the background. The writes waiting
+    /// for the disk hold at most `stagingLimit` bytes: past it a write is dropped (it is a cache;
+    /// the entry is a miss, logged) rather than holding ever more memory while the disk is slow.
     public func storeData(_ data: Data, for key: String) {
-        let id = staging.withLock { $0.stage(.write(data), for: key) }
+        let id = staging.withLock { staging -> UInt64? in
+            guard staging.stagedBytes + data.count <= stagingLimit else { return nil }
+            return staging.stage(.write(data), for: key)
+        }
+        guard let id else {
+            logger.warning("disk cache writes are behind; an entry was dropped", metadata: ["bytes": "\(data.count)"])
+            return
+        }
         worker.async { self.applyWrite(key, id: id) }
     }
+
+    /// Bytes of the writes waiting for the disk.
+    public var stagedBytes: Int { staging.withLock { $0.stagedBytes } }
 
     /// Removes `key`'s entry, staged or on disk. Returns at once; the file is deleted in the background.
     public func removeData(for key: String) {
