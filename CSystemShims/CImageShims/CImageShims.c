@@ -67,8 +67,8 @@ int vgn_open_module(const char *name) {
     return loaded;
 }
 
-int vgn_init(const char *argv0) {
-    gboolean redirected = g_getenv("VIPSHOME") == NULL;
+int vgn_init(const char *argv0, int redirect_modules) {
+    gboolean redirected = redirect_modules && g_getenv("VIPSHOME") == NULL;
     if (redirected) g_setenv("VIPSHOME", "/nonexistent/vignette-no-vips-modules", TRUE);
     int status = VIPS_INIT(argv0 ? argv0 : "vignette");
     if (redirected) g_unsetenv("VIPSHOME");

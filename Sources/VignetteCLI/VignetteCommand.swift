@@ -22,6 +22,8 @@ struct VignetteCommand: ParsableCommand {
 
     /// ArgumentParser exits 64 on usage errors; the contract says 2.
     static func main() {
+        // Before any thread runs: libvips starts without its untrusted modules (see ImagingRuntime.start).
+        try? ImagingRuntime.start()
         unblockStopSignals()
         do {
             var command = try parseAsRoot()

@@ -15,7 +15,10 @@
 
 // --- runtime (macros) ---
 /// VIPS_INIT is a macro; also blocks untrusted loaders and turns the operation cache off.
-int vgn_init(const char *argv0);
+/// With `redirect_modules`, libvips is pointed at a folder without modules (VIPSHOME, set and
+/// unset around VIPS_INIT), so only the trusted ones are opened, on demand: that writes the
+/// environment, so only a caller that knows no other thread runs (the start of main) may ask.
+int vgn_init(const char *argv0, int redirect_modules);
 /// Opens libvips' dynamic module `name` ("heif", "jxl") once, thread-safely; 1 when the module is
 /// loaded (by this call or an earlier one), 0 when it is not available or libvips loaded its own.
 int vgn_open_module(const char *name);

@@ -1,19 +1,34 @@
 internal import CImageShims
 internal import CVips
 
-/// Process-wide libvips state: initialised once, on first use, by every entry point.
+/// Process-wide libvips state: initialised once, explicitly by `start()` or lazily on first use.
 ///
 /// Initialisation (`VIPS_INIT`) runs exactly once through a `static let`, so concurrent first calls
-/// never race `vips_init`. It also blocks libvips' untrusted loaders (`vips_block_untrusted_set`:
+/// never race `vips_init`. A program that can (the `vignette` command, a server) calls `start()`
+/// first thing in `main`, while no other thread runs: libvips then loads none of its dynamic
+/// modules up front (the trusted ones, heif and jxl, are opened when their bytes first turn up),
+/// which takes about 28 ms off a process's start, and pointing it there means writing the
+/// environment (`VIPSHOME`), which is only safe then. Lazily, from whatever thread comes first,
+/// libvips starts with its modules as installed and the environment is never written. It also blocks libvips' untrusted loaders (`vips_block_untrusted_set`:
 /// the Debian build's ImageMagick and PDF loaders, which corrupt input must never reach) and turns
 /// libvips' operation cache off (`vips_cache_set_max(0)`): callers cache what matters.
 public enum ImagingRuntime {
+    private static let explicitStart = Locked(false)
+
     private static let initialisation: Result<Void, ImagingError> = {
-        if vgn_init("vignette") != 0 {
+        if vgn_init("vignette", explicitStart.withLock { $0 } ? 1 : 0) != 0 {
             return .failure(ImagingError(.operationFailed, "vips_init failed: \(VipsErrors.take())"))
         }
         return .success(())
     }()
+
+    /// Starts libvips now (`VIPS_INIT`), loading only its trusted modules, on demand. Call it once,
+    /// first thing in `main`, before any other thread runs; a later call, or one after libvips
+    /// started lazily, changes nothing.
+    public static func start() throws(ImagingError) {
+        explicitStart.withLock { $0 = true }
+        try ensureInitialised()
+    }
 
     /// Makes sure libvips is initialised; every public entry point calls this first.
     public static func ensureInitialised() throws(ImagingError) {
