@@ -62,7 +62,8 @@ struct EncodedImageTests {
         let found = try await reader.encodedImage(for: request, as: .jpegOrPNG())
         #expect(found.cacheType == .disk && found.image == made.image)
         #expect(loader.started == 0 && reader.decoding.startedCount == 0)
-        #expect(reader.encoding.startedCount == 1)  // the disk read and header probe, on an encoding thread
+        #expect(reader.encoding.startedCount == 0)
+        #expect(reader.disk.startedCount == 1)  // the disk read and header probe, on the disk stage
     }
 
     @Test("a choice made per image: PNG for alpha, JPEG otherwise")

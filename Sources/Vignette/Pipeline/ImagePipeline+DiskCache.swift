@@ -5,8 +5,9 @@ import Foundation
 #endif
 
 extension ImagePipeline {
-    /// An encoded processed image from the disk cache, decoded on a decoding thread: no original
-    /// bytes, no processing. Concurrent hits for one key share the decode.
+    /// An encoded processed image from the disk cache: read on the disk stage (blocking I/O stays
+    /// off Swift's cooperative pool), decoded on a decoding thread: no original bytes, no
+    /// processing. Concurrent requests for one key share the read and the decode.
     func processedImageFromDisk(for request: ImageRequest, task: ImageTask?) async throws -> ImageContainer? {
         let options = request.options
         guard let dataCache = configuration.dataCache, request.hasProcessing,
@@ -14,12 +15,12 @@ extension ImagePipeline {
             !options.contains(.disableDiskCacheReads), !options.contains(.reloadIgnoringCachedData)
         else { return nil }
         let diskKey = DiskKeys.processed(request)
-        guard let data = dataCache.data(for: diskKey) else { return nil }
         let key = GraphKey(ImageKey(imageID: "\u{0}disk|" + diskKey, thumbnail: nil, processors: []), request)
         let limits = configuration.decodingLimits
         return try await subscribe(to: {
-            self.node(in: \.images, key: key, priority: request.priority) { [self] work in
-                try await work.run(on: decoding) { try ImagePipeline.decode(data, thumbnail: nil, limits: limits) }
+            self.node(in: \.diskImages, key: key, priority: request.priority) { [self] work in
+                guard let data = try await work.run(on: disk, { dataCache.data(for: diskKey) }) else { return nil }
+                return try await work.run(on: decoding) { try ImagePipeline.decode(data, thumbnail: nil, limits: limits) }
             }
         }, priority: request.priority, task: task)
     }

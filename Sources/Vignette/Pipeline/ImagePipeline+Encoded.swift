@@ -51,7 +51,7 @@ extension ImagePipeline {
             let readsDisk = !options.contains(.disableDiskCacheReads) && !options.contains(.reloadIgnoringCachedData)
             if let dataCache, readsDisk {
                 // Blocking disk I/O and a header read: on a pipeline thread, not the cooperative pool.
-                let found = try await work.run(on: self.encoding) { () -> EncodedImage? in
+                let found = try await work.run(on: disk) { () -> EncodedImage? in
                     guard let data = dataCache.data(for: diskKey), let info = try? ImageDecoder(limits: .unlimited).probe(data)
                     else { return nil }
                     return EncodedImage(data: data, format: info.format, width: info.width, height: info.height)

@@ -16,8 +16,13 @@ extension ImagePipeline {
             let dataCache = configuration.dataCache
             let readsDisk = !options.contains(.disableDiskCacheReads) && !options.contains(.reloadIgnoringCachedData)
             var expired: CachedData?
-            if readsDisk, let dataCache, let cached = dataCache.data(for: key) {
-                let metadata = storedMetadata(for: key, in: dataCache)
+            // Blocking I/O and JSON decoding: on the disk stage, off Swift's cooperative pool.
+            let stored = readsDisk
+                ? try await work.run(on: disk) { [self] () -> (Data, ResponseMetadata?)? in
+                    guard let dataCache, let cached = dataCache.data(for: key) else { return nil }
+                    return (cached, storedMetadata(for: key, in: dataCache))
+                } : nil
+            if let (cached, metadata) = stored {
                 if let metadata, metadata.needsRevalidation(), !options.contains(.returnCacheDataDontLoad) {
                     expired = CachedData(data: cached, metadata: metadata)
                 } else {

@@ -21,6 +21,8 @@ public final class ImagePipeline: Sendable {
     let decoding: ThreadStage
     let processing: ThreadStage
     let encoding: ThreadStage
+    /// Blocking disk-cache reads (and the JSON of their metadata), off Swift's cooperative pool.
+    let disk: ThreadStage
     let metrics: PipelineMetrics
     var logger: Logger { configuration.logger }
 
@@ -28,6 +30,7 @@ public final class ImagePipeline: Sendable {
         var loads: [GraphKey<String>: SharedWork<Data>] = [:]
         var images: [GraphKey<ImageKey>: SharedWork<ImageContainer>] = [:]
         var encodes: [GraphKey<EncodedImageKey>: SharedWork<EncodeResult>] = [:]
+        var diskImages: [GraphKey<ImageKey>: SharedWork<ImageContainer?>] = [:]
         var tasks: [ObjectIdentifier: ImageTask] = [:]
         /// Disk keys of processed images being encoded for the disk cache.
         var storing: Set<String> = []
@@ -47,12 +50,14 @@ public final class ImagePipeline: Sendable {
         processing = ThreadStage(
             name: "processing", maxConcurrent: configuration.processingConcurrency, metrics: metrics.stage("processing"))
         encoding = ThreadStage(name: "encoding", maxConcurrent: configuration.encodingConcurrency, metrics: metrics.stage("encoding"))
+        disk = ThreadStage(name: "disk", maxConcurrent: 2, metrics: metrics.stage("disk"))
     }
 
     deinit {
         decoding.shutdown()
         processing.shutdown()
         encoding.shutdown()
+        disk.shutdown()
         loading.shutdown()
     }
 
@@ -116,25 +121,29 @@ public final class ImagePipeline: Sendable {
 
     /// Cancels everything in flight; later requests fail with `.pipelineInvalidated`.
     public func invalidate() {
-        let (tasks, loads, images, encodes) = graph.withLock { graph in
+        let (tasks, loads, images, encodes, diskImages) = graph.withLock { graph in
             graph.isInvalidated = true
             defer {
                 graph.tasks.removeAll()
                 graph.loads.removeAll()
                 graph.images.removeAll()
                 graph.encodes.removeAll()
+                graph.diskImages.removeAll()
             }
-            return (Array(graph.tasks.values), Array(graph.loads.values), Array(graph.images.values), Array(graph.encodes.values))
+            return (Array(graph.tasks.values), Array(graph.loads.values), Array(graph.images.values),
+                    Array(graph.encodes.values), Array(graph.diskImages.values))
         }
         logger.info("pipeline invalidated", metadata: ["tasks": "\(tasks.count)", "work": "\(loads.count + images.count)"])
         for task in tasks { task.cancel() }
         for work in loads { work.abort(with: ImagePipelineError.pipelineInvalidated) }
         for work in images { work.abort(with: ImagePipelineError.pipelineInvalidated) }
         for work in encodes { work.abort(with: ImagePipelineError.pipelineInvalidated) }
+        for work in diskImages { work.abort(with: ImagePipelineError.pipelineInvalidated) }
         loading.shutdown()
         decoding.shutdown()
         processing.shutdown()
         encoding.shutdown()
+        disk.shutdown()
     }
 
     // MARK: - A request, from cache to graph
