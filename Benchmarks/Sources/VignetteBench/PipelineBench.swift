@@ -1,8 +1,9 @@
 import Foundation
 import Vignette
 
-/// The pipeline's own costs: a memory-cache hit through `image(for:)`, 100 concurrent identical
-/// requests against one, and a disk-cache hit of a 256-px thumbnail against making it.
+/// The pipeline's own costs: a memory-cache hit through `image(for:)` and through
+/// `encodedImage(for:as:)`, 100 concurrent identical requests against one (decoded images, and
+/// AVIF bytes), and a disk-cache hit of a 256-px thumbnail against making it.
 enum PipelineBench {
     static let usage = "pipeline --input FILE [--hits N] [--runs N]"
 
@@ -26,6 +27,44 @@ enum PipelineBench {
         line.add("case", "memory-cache hit, image(for:)")
         line.add("microseconds", perHit * 1e6)
         line.add("calls", hits)
+        lines.append(line.text)
+
+        // 1b. Encoded-bytes memory hit.
+        let avif = OutputEncoding.fixed(.avif(HEIFOptions()))
+        _ = try await cached.encodedImage(for: request, as: avif)
+        let encodedStart = clock.now
+        for _ in 0..<hits { _ = try await cached.encodedImage(for: request, as: avif) }
+        line = JSONLine()
+        line.add("case", "memory-cache hit, encodedImage(for:as:) AVIF bytes")
+        line.add("microseconds", (clock.now - encodedStart).seconds / Double(hits) * 1e6)
+        line.add("calls", hits)
+        lines.append(line.text)
+
+        // 1c. One AVIF request against 100 identical concurrent ones, fresh pipelines without caches.
+        func bare() -> ImagePipeline {
+            var configuration = ImagePipeline.Configuration(imageCache: nil)
+            configuration.encodedImageCache = nil
+            return ImagePipeline(configuration: configuration)
+        }
+        var singleAVIF = 0.0, hundredAVIF = 0.0
+        for _ in 0..<runs {
+            let one = bare()
+            let t0 = clock.now
+            _ = try await one.encodedImage(for: request, as: avif)
+            singleAVIF += (clock.now - t0).seconds
+            let many = bare()
+            let t1 = clock.now
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<100 { group.addTask { _ = try await many.encodedImage(for: request, as: avif) } }
+                try await group.waitForAll()
+            }
+            hundredAVIF += (clock.now - t1).seconds
+        }
+        line = JSONLine()
+        line.add("case", "100 concurrent identical AVIF requests vs 1")
+        line.add("single_ms", singleAVIF / Double(runs) * 1000)
+        line.add("hundred_ms", hundredAVIF / Double(runs) * 1000)
+        line.add("ratio", hundredAVIF / singleAVIF)
         lines.append(line.text)
 
         // 2. One request against 100 identical concurrent ones, each on a fresh pipeline without caches.
@@ -57,7 +96,7 @@ enum PipelineBench {
         let dataCache = try DataCache(path: folder)
         let writer = ImagePipeline(configuration: .init(imageCache: nil, dataCache: dataCache))
         _ = try await writer.image(for: request)
-        dataCache.flush()
+        await writer.flushDiskCache()
         let reader = ImagePipeline(configuration: .init(imageCache: nil, dataCache: dataCache))
         let maker = ImagePipeline(configuration: .init(imageCache: nil, dataCache: nil))
         var hit = 0.0, make = 0.0
