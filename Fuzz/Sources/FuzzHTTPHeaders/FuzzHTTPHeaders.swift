@@ -11,7 +11,11 @@ public func fuzzHTTPHeaders(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CIn
     var headers = HTTPHeaders()
     for line in text.split(whereSeparator: \.isNewline) {
         guard let colon = line.firstIndex(of: ":") else { continue }
-        headers.add(name: String(line[..<colon]), value: String(line[line.index(after: colon)...]).trimmingSpaces)
+        let name = line[..<colon]
+        // Only what NIO's parser hands over: a header name is a non-empty ASCII token (NIOHTTP1's
+        // HTTPHeaders.add traps on anything else, as it must never see it from the wire).
+        guard !name.isEmpty, name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") }) else { continue }
+        headers.add(name: String(name), value: String(line[line.index(after: colon)...]).trimmingSpaces)
     }
     _ = CacheHeaders.forbidsStoring(headers)
     _ = CacheHeaders.metadata(of: headers, now: Double(count))
