@@ -47,7 +47,7 @@ fuzz: install-deps
 fuzz-smoke: install-deps
 	Scripts/fuzz.sh --replay
 
-# The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer, then ThreadSanitizer.
+# The whole suite under AddressSanitizer, then ThreadSanitizer (swiftc on Linux refuses -sanitize=undefined).
 sanitize: install-deps
 	Scripts/sanitize.sh
 
