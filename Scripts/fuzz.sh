@@ -79,6 +79,10 @@ run_target() {
   local target=$1 folder corpus findings
   folder=$(seeds "$target")
   corpus="$work/corpus/$target"; findings="$work/findings/$target"
+  # Findings of earlier runs move aside, so that the count below is this run's.
+  if [ -d "$findings" ] && [ -n "$(ls -A "$findings")" ]; then
+    mkdir -p "$work/findings-earlier/$target"; mv "$findings"/* "$work/findings-earlier/$target/"
+  fi
   mkdir -p "$corpus" "$findings"
   "$bin/$target" "${common[@]}" -max_total_time="$SECONDS_EACH" -dict="$(dict "$target")" \
     -artifact_prefix="$findings/" "$corpus" "$folder" > "$work/$target.log" 2>&1 || true

@@ -19,9 +19,9 @@ struct DecodingBudgetTests {
         let error = expectImagingError("\(entry.file) via \(mode)") { () throws(ImagingError) in try mode.run(entry.url) }
         let elapsed = ContinuousClock.now - started
         #expect(error?.kind == .limitExceeded, "\(entry.file) via \(mode): \(String(describing: error))")
-        // Not a speed claim: decoding any of these takes seconds and gigabytes; a refusal from the
-        // header takes milliseconds.
-        #expect(elapsed < .seconds(1), "\(entry.file) via \(mode) took \(elapsed)")
+        // Not a speed claim: decoding any of these takes minutes and gigabytes; a refusal from the
+        // header takes milliseconds (seconds under ThreadSanitizer), so the bound is loose.
+        #expect(elapsed < .seconds(20), "\(entry.file) via \(mode) took \(elapsed)")
     }
 
     @Test("the message says what decoding would cost, and why",
