@@ -273,32 +273,28 @@ enum HEIFCodedSize {
 
 /// Walks ISOBMFF boxes (size, type, body) within a byte range, every size checked.
 private struct BoxReader {
-    let bytes: [UInt8]
-    var offset: Int
-    let end: Int
+    /// Where the next box starts, and where the range ends.
+    private var cursor: ByteReader
 
     init(bytes: [UInt8], range: Range<Int>) {
-        self.bytes = bytes
-        offset = range.lowerBound
-        end = min(range.upperBound, bytes.count)
+        cursor = ByteReader(bytes: bytes, range: range)
     }
 
     mutating func next() -> (type: String, range: Range<Int>)? {
-        var reader = ByteReader(bytes: bytes, range: offset..<max(offset, end))
-        guard let size32 = reader.uint(4), let type = reader.fourCC() else { return nil }
-        var headerSize = 8
+        let start = cursor.offset, end = cursor.end
+        var header = cursor
+        guard let size32 = header.uint(4), let type = header.fourCC() else { return nil }
         var size = Int(size32)
         if size32 == 1 {
-            guard let large = reader.uint(8), large <= UInt64(Int.max) else { return nil }
+            guard let large = header.uint(8), large <= UInt64(Int.max) else { return nil }
             size = Int(large)
-            headerSize = 16
         } else if size32 == 0 {
-            size = end - offset
+            size = end - start
         }
-        guard size >= headerSize, size <= end - offset else { return nil }
-        let range = offset + headerSize..<offset + size
-        offset += size
-        return (type, range)
+        let headerSize = header.offset - start
+        guard size >= headerSize, size <= end - start else { return nil }
+        cursor.offset = start + size
+        return (type, start + headerSize..<start + size)
     }
 }
 
