@@ -34,8 +34,10 @@ struct HostileFileTests {
         let fifo = try makeFIFO(in: folder)
         for arguments in commands(for: fifo, out: out) {
             let (result, elapsed, killed) = try await CLI.run(arguments, killAfter: Self.limit)
-            #expect(!killed, "\(arguments[0]) blocked on the FIFO until killed after \(Self.limit)")
-            #expect(elapsed < Self.limit)
+            // A command blocked in open(2) is killed after `limit` and fails here. The elapsed time
+            // itself is not asserted: the suite's CPU-bound tests can hold the threads that see the
+            // child end for seconds (seen: 17 s for a child that ended at once).
+            #expect(!killed, "\(arguments[0]) blocked on the FIFO until killed after \(Self.limit) (\(elapsed))")
             #expect(result.status == 1, "\(arguments[0]): \(result.stderr)")
             #expect(result.stderrLines.count == 1, "\(arguments[0]): \(result.stderr)")
             #expect(result.stderr.hasPrefix("vignette: \(fifo): "), "\(result.stderr)")

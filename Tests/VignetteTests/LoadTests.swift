@@ -146,7 +146,8 @@ struct FileIdentityTests {
         try FileManager.default.copyItem(atPath: Files.fixture("line-1000x1.jpg"), toPath: file)
         var times = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
         #expect(utimensat(AT_FDCWD, file, &times, 0) == 0)
-        let after = try await pipeline.image(for: request)
+        // A request made now sees the new identity (one kept from before keeps the old one).
+        let after = try await pipeline.image(for: ImageRequest(path: file, processors: [ImageProcessors.Resize(size: 100)]))
         #expect(after.width == 100 && after.height == 1)
     }
 }

@@ -9,7 +9,12 @@ import Foundation
 public struct ImageRequest: Sendable, CustomStringConvertible {
     final class Storage: @unchecked Sendable {
         // Mutated only while uniquely referenced (copy-on-write), so sharing it is safe.
-        var source: Source
+        var source: Source {
+            didSet { sourceID = source.id }
+        }
+        /// `source.id`, read once: for a file it costs a `stat(2)`, which a memory-cache hit
+        /// should not pay on every call.
+        private(set) var sourceID: String
         var processors: [any ImageProcessing]
         var thumbnail: ThumbnailOptions?
         var priority: Priority
@@ -17,8 +22,9 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         var userInfo: [String: any Sendable]
         var imageID: String?
 
-        init(source: Source) {
+        init(source: Source, sourceID: String? = nil) {
             self.source = source
+            self.sourceID = sourceID ?? source.id
             processors = []
             thumbnail = nil
             priority = .normal
@@ -28,7 +34,7 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         }
 
         func copy() -> Storage {
-            let copy = Storage(source: source)
+            let copy = Storage(source: source, sourceID: sourceID)
             copy.processors = processors
             copy.thumbnail = thumbnail
             copy.priority = priority
@@ -106,7 +112,7 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     public var hasProcessing: Bool { !storage.processors.isEmpty || storage.thumbnail != nil }
 
     /// The id caches and coalescing use for the source: `imageID` when set, else the source's id.
-    public var effectiveImageID: String { storage.imageID ?? storage.source.id }
+    public var effectiveImageID: String { storage.imageID ?? storage.sourceID }
 
     public var description: String {
         "ImageRequest(\(effectiveImageID), processors: [\(processors.map(\.identifier).joined(separator: ", "))])"
@@ -124,8 +130,11 @@ extension ImageRequest {
         case data(id: String, load: @Sendable () async throws -> Data)
 
         /// The id caches and coalescing use. A file's id carries its identity as well as its path
-        /// (size and modification time, from `stat(2)` when the id is asked for), so a file edited
-        /// in place is a new image for every cache; a file that cannot be stat'ed has its path only.
+        /// (size and modification time, from `stat(2)`), so a file edited in place is a new image
+        /// for every cache; a file that cannot be stat'ed has its path only. An `ImageRequest`
+        /// reads it once, when it is made (or its source is set): a request made after the file
+        /// changed gets the new image, a request value kept and reused keeps the identity it was
+        /// made with.
         public var id: String {
             switch self {
             case .file(let path): "file://\(path)" + FileIdentity.suffix(path)
