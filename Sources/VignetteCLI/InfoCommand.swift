@@ -21,7 +21,7 @@ struct InfoCommand: ParsableCommand {
 
     func run() throws {
         let decoder = ImageDecoder()
-        let remote = files.contains(where: RemoteInputs.isURL) ? try RemoteInputs(cache: nil, limits: decoder.limits) : nil
+        let remote = files.contains(where: RemoteInputs.isURL) ? try RemoteInputs(folder: nil, limits: decoder.limits) : nil
         defer { remote?.finish() }
         var failed = false
         for (position, file) in files.enumerated() {

@@ -25,11 +25,13 @@ final class RemoteInputs: Sendable {
         return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
     }
 
-    /// A loader for this run's URLs; `cache` is the `--cache` `DataCache`, if any.
-    init(cache: DataCache?, limits: DecodingLimits) throws {
+    /// A loader for this run's URLs. The downloads are kept in `folder` (with `--cache DIR`, its
+    /// `originals` subfolder: a cache of its own, so downloads never evict thumbnails), else in a
+    /// temporary folder removed by `finish()`.
+    init(folder: String?, limits: DecodingLimits) throws {
         let dataCache: DataCache
-        if let cache {
-            dataCache = cache
+        if let folder {
+            dataCache = try DataCache(path: folder)
             temporaryFolder = nil
         } else {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vignette-downloads-\(UUID().uuidString)").path
@@ -55,10 +57,11 @@ final class RemoteInputs: Sendable {
         prefetcher.startPrefetching(with: upcoming.filter(RemoteInputs.isURL).compactMap { URL(string: $0) })
     }
 
-    /// Removes the run's temporary download folder.
+    /// Writes the downloads kept for later runs, or removes the run's temporary download folder.
     func finish() {
         prefetcher.stopPrefetching()
-        pipeline.configuration.dataCache?.flush()
+        let pipeline = pipeline
+        AsyncBridge.wait { await pipeline.flushDiskCache() }
         if let temporaryFolder { try? FileManager.default.removeItem(atPath: temporaryFolder) }
     }
 
@@ -66,30 +69,21 @@ final class RemoteInputs: Sendable {
     /// whose message names the HTTP status, the limit or the network problem.
     func data(at url: String) throws(ImagingError) -> Data {
         guard let parsed = URL(string: url), parsed.host != nil else { throw ImagingError(.invalidArgument, "not a valid URL") }
-        let result = Locked<Result<Data, ImagingError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
         let pipeline = pipeline
-        let task = Task {
-            let outcome: Result<Data, ImagingError>
-            do throws(ImagePipelineError) {
-                outcome = .success(try await pipeline.data(for: ImageRequest(url: parsed)))
-            } catch {
-                outcome = .failure(RemoteInputs.imagingError(error))
+        var id: Int?
+        let outcome = AsyncBridge.wait(started: { task in
+            id = downloads.withLock { downloads -> Int? in
+                guard !downloads.stopped else { return nil }
+                downloads.next += 1
+                downloads.tasks[downloads.next] = task
+                return downloads.next
             }
-            result.withLock { $0 = outcome }
-            done.signal()
+            if id == nil { task.cancel() }
+        }) { () async throws(ImagePipelineError) -> Data in
+            try await pipeline.data(for: ImageRequest(url: parsed))
         }
-        let id = downloads.withLock { downloads -> Int? in
-            guard !downloads.stopped else { return nil }
-            downloads.next += 1
-            downloads.tasks[downloads.next] = task
-            return downloads.next
-        }
-        if id == nil { task.cancel() }
-        done.wait()
         if let id { _ = downloads.withLock { $0.tasks.removeValue(forKey: id) } }
-        guard let outcome = result.withLock({ $0 }) else { throw ImagingError(.io, "the download did not finish") }
-        return try outcome.get()
+        return try outcome.mapError(RemoteInputs.imagingError).get()
     }
 
     /// Cancels the downloads under way (they fail as interrupted) and any started later.
@@ -102,6 +96,8 @@ final class RemoteInputs: Sendable {
         for task in tasks { task.cancel() }
     }
 
+    /// What the CLI says about a pipeline failure: the imaging error underneath, the HTTP
+    /// loader's message, or the failure's own description.
     static func imagingError(_ error: ImagePipelineError) -> ImagingError {
         switch error {
         case .cancelled:
@@ -109,10 +105,8 @@ final class RemoteInputs: Sendable {
         case .dataLoadingFailed(let error as HTTPLoadingError):
             let kind: ImagingError.Kind = error.kind == .responseTooLarge ? .limitExceeded : .io
             return ImagingError(kind, error.message)
-        case .dataLoadingFailed(let error as ImagingError), .decodingFailed(let error):
-            return error
         default:
-            return ImagingError(.io, "\(error)")
+            return error.imagingError ?? ImagingError(.io, "\(error)")
         }
     }
 

@@ -95,14 +95,15 @@ struct ThumbnailCommand: ParsableCommand {
 
         var options = ThumbnailOptions(width: size.width, height: size.height, fit: fit)
         options.blurSigma = blur ?? 0
-        let dataCache = try cache.map { try DataCache(path: $0) }
-        let thumbnailer = Thumbnailer(options: options)
-        let remote = files.contains(where: RemoteInputs.isURL) ? try RemoteInputs(cache: dataCache, limits: thumbnailer.limits) : nil
+        let limits = DecodingLimits.untrusted
+        let remote = files.contains(where: RemoteInputs.isURL)
+            ? try RemoteInputs(folder: cache.map { $0 + "/originals" }, limits: limits) : nil
         defer { remote?.finish() }
         let job = ThumbnailJob(
-            thumbnailer: thumbnailer, format: format, alphaFormat: alphaFormat, quality: quality,
+            pipeline: try ThumbnailCommand.pipeline(jobs: jobCount, cache: cache, limits: limits),
+            thumbnail: options, format: format, alphaFormat: alphaFormat, quality: quality,
             keepMetadata: keepMetadata || !strip, folder: out, template: name,
-            cache: dataCache, skipExisting: skipExisting, claims: OutputClaims(), remote: remote)
+            skipExisting: skipExisting, claims: OutputClaims(), remote: remote, keysDownloadsByContent: cache != nil)
 
         let progress = ProgressBar(total: files.count)
         for problem in expansion.problems { progress.line(Console.failureLine(problem.input, problem.reason)) }
@@ -129,7 +130,8 @@ struct ThumbnailCommand: ParsableCommand {
         }
         var results = [ThumbnailReport.Entry?](repeating: nil, count: files.count)
         for case let (index, entry)? in ordered { results[index] = entry }
-        job.cache?.flush()
+        let pipeline = job.pipeline
+        AsyncBridge.wait { await pipeline.flushDiskCache() }
         progress.finish()
 
         var report = ThumbnailReport()
@@ -142,5 +144,21 @@ struct ThumbnailCommand: ParsableCommand {
             throw ExitCode(status)
         }
         if report.failed > 0 { throw ExitCode(1) }
+    }
+
+    /// The run's pipeline: files read by the file loader within `limits`, thumbnails kept in the
+    /// `--cache` folder (encoded, as written; never the originals), no memory caches (each input is
+    /// made once), as many decodes and encodes at once as there are jobs.
+    static func pipeline(jobs: Int, cache: String?, limits: DecodingLimits) throws -> ImagePipeline {
+        var configuration = ImagePipeline.Configuration(
+            dataLoader: FileDataLoader(limits: limits), imageCache: nil,
+            dataCache: try cache.map { try DataCache(path: $0) }, dataCachePolicy: .storeEncodedImages,
+            decodingLimits: limits)
+        configuration.encodedImageCache = nil
+        configuration.loadingConcurrency = max(2, jobs)
+        configuration.decodingConcurrency = jobs
+        configuration.processingConcurrency = jobs
+        configuration.encodingConcurrency = jobs
+        return ImagePipeline(configuration: configuration)
     }
 }

@@ -82,7 +82,7 @@ do {
     for index in 0..<count {
         cache.storeData(entry(index: index, size: size, pattern: bytes), for: "key-\(index)")
         if (index + 1) % batch == 0 || index == count - 1 {
-            cache.flush()
+            await cache.flush()
             say("flushed \(index + 1)", to: 1)
         }
     }

@@ -38,7 +38,7 @@ import VignetteHTTP
                     let data = try await pipeline.data(for: ImageRequest(url: URL(string: server.url(path))!))
                     #expect(data == Data(original), "round \(round) \(path)")
                 }
-                cache.flush()
+                await cache.flush()
             }
             let stale = server.requests(for: "/stale.jpg")
             #expect(stale.count == 2)
@@ -46,6 +46,15 @@ import VignetteHTTP
             #expect(server.requests(for: "/fresh.jpg").count == 1)
             // no-store: never kept, so fetched afresh, unconditionally.
             #expect(server.requests(for: "/private.jpg").map { $0.header("If-None-Match") } == [nil, nil])
+            // Each kept URL is one entry: its validators and expiry are in the bytes' own file, so
+            // no sweep can keep the bytes and lose their expiry (which would make them fresh forever).
+            let cache = try DataCache(path: folder)
+            let entries = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.count == 64 }
+            #expect(entries.count == 2)
+            let stored = try #require(cache.entry(for: server.url("/stale.jpg")))
+            #expect(stored.data == Data(original))
+            let metadata = try JSONDecoder().decode(ResponseMetadata.self, from: try #require(stored.metadata))
+            #expect(metadata.etag == "\"e1\"")
         }
     }
 

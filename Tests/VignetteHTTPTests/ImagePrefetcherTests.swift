@@ -50,7 +50,7 @@ import VignetteHTTP
         prefetcher.startPrefetching(with: urls.map { ImageRequest(url: $0, thumbnail: thumbnail) })
         #expect(await eventually { urls.allSatisfy { cache.containsData(for: $0.absoluteString) } })
         await server.stop()
-        cache.flush()
+        await cache.flush()
 
         let offline = ImagePipeline(configuration: .init(dataLoader: makeLoader(), imageCache: nil, dataCache: try DataCache(path: folder)))
         for url in urls {

@@ -109,7 +109,7 @@ struct PipelineCacheTests {
             if case .dataMissingInCache = error {} else { Issue.record("got \(error)") }
         }
         _ = try await pipeline.image(for: ImageRequest(path: path))
-        dataCache.flush()
+        await dataCache.flush()
         _ = try await pipeline.image(for: request)
         #expect(loader.started == 1)
     }

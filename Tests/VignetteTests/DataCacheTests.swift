@@ -7,9 +7,12 @@ import Glibc
 
 /// The disk cache, on real files in a fresh temporary folder per test.
 @Suite struct DataCacheTests {
+    /// The bytes an entry file has before its metadata and data.
+    let header = DataCacheEntryFile.headerSize
+
     // MARK: Writes and reads
 
-    @Test func storedDataIsReadableBeforeItReachesDiskAndAfter() throws {
+    @Test func storedDataIsReadableBeforeItReachesDiskAndAfter() async throws {
         let folder = DataCacheFolder()
         defer { folder.remove() }
         let cache = try DataCache(path: folder.path)
@@ -23,15 +26,48 @@ import Glibc
         #expect(folder.entryNames().isEmpty)
         gate.signal()
 
-        cache.flush()
+        await cache.flush()
         #expect(cache.data(for: "a") == data)
         #expect(folder.entryNames() == [cache.filename(for: "a")])
-        #expect(FileManager.default.contents(atPath: folder.path + "/" + cache.filename(for: "a")) == data)
+        // On disk: the entry header (no metadata), then the bytes.
+        let file = try #require(FileManager.default.contents(atPath: folder.path + "/" + cache.filename(for: "a")))
+        #expect(file.prefix(4) == Data("VGN1".utf8) && file.dropFirst(header) == data)
         #expect(folder.temporaryNames().isEmpty)
-        #expect(cache.totalSize == data.count)
+        #expect(cache.totalSize == header + data.count)
     }
 
-    @Test func entryFileIsNamedBySHA256OfTheKey() throws {
+    @Test func metadataLivesAndDiesWithItsBytes() async throws {
+        let folder = DataCacheFolder()
+        defer { folder.remove() }
+        let cache = try DataCache(path: folder.path)
+        let data = dataCachePayload(seed: 3, count: 4_000), metadata = Data(#"{"etag":"e1"}"#.utf8)
+        cache.storeData(data, metadata: metadata, for: "with")
+        cache.storeData(data, for: "without")
+        #expect(cache.entry(for: "with") == DataCache.Entry(data: data, metadata: metadata))
+        await cache.flush()
+        // One file per entry, read back whole by another cache on the folder.
+        #expect(folder.entryNames().count == 2)
+        let other = try DataCache(path: folder.path)
+        #expect(other.entry(for: "with") == DataCache.Entry(data: data, metadata: metadata))
+        #expect(other.entry(for: "without") == DataCache.Entry(data: data, metadata: nil))
+        #expect(other.data(for: "with") == data)
+        // Removed together.
+        other.removeData(for: "with")
+        await other.flush()
+        #expect(cache.entry(for: "with") == nil && folder.entryNames().count == 1)
+        // A file that is not in the cache's format (an earlier version's, or garbage) is a miss.
+        let foreign = folder.path + "/" + cache.filename(for: "foreign")
+        #expect(FileManager.default.createFile(atPath: foreign, contents: data))
+        #expect(cache.data(for: "foreign") == nil)
+        // A header that promises more metadata than the file has is a miss, not a crash.
+        var lying = Data("VGN1".utf8)
+        lying.append(contentsOf: [0xFF, 0xFF, 0x00, 0x00])
+        lying.append(Data(count: 10))
+        #expect(FileManager.default.createFile(atPath: foreign, contents: lying))
+        #expect(cache.data(for: "foreign") == nil)
+    }
+
+    @Test func entryFileIsNamedBySHA256OfTheKey() async throws {
         let folder = DataCacheFolder()
         defer { folder.remove() }
         let cache = try DataCache(path: folder.path + "/nested/deeper/")  // created with its parents
@@ -41,7 +77,7 @@ import Glibc
         #expect(cache.filename(for: "") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
 
         cache.storeData(Data("x".utf8), for: "abc")
-        cache.flush()
+        await cache.flush()
         let names = try FileManager.default.contentsOfDirectory(atPath: cache.path)
         #expect(names == ["ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"])
     }
@@ -55,7 +91,7 @@ import Glibc
         #expect(throws: ImagingError.self) { try DataCache(path: file) }
     }
 
-    @Test func secondCacheOnTheSameFolderSeesWritesAndRemovals() throws {
+    @Test func secondCacheOnTheSameFolderSeesWritesAndRemovals() async throws {
         let folder = DataCacheFolder()
         defer { folder.remove() }
         let first = try DataCache(path: folder.path)
@@ -63,17 +99,17 @@ import Glibc
         let data = dataCachePayload(seed: 2, count: 3_000)
 
         first.storeData(data, for: "shared")
-        first.flush()
+        await first.flush()
         #expect(second.data(for: "shared") == data)
         #expect(second.containsData(for: "shared"))
 
         second.removeData(for: "shared")
-        second.flush()
+        await second.flush()
         #expect(first.data(for: "shared") == nil)
         #expect(!first.containsData(for: "shared"))
     }
 
-    @Test func laterWriteOfTheSameKeyWins() throws {
+    @Test func laterWriteOfTheSameKeyWins() async throws {
         let folder = DataCacheFolder()
         defer { folder.remove() }
         let cache = try DataCache(path: folder.path)
@@ -83,7 +119,7 @@ import Glibc
         for version in versions { cache.storeData(version, for: "k") }
         #expect(cache.data(for: "k") == versions[2])
         gate.signal()
-        cache.flush()
+        await cache.flush()
         #expect(cache.data(for: "k") == versions[2])
         #expect(try DataCache(path: folder.path).data(for: "k") == versions[2])
         #expect(folder.entryNames().count == 1)
@@ -91,14 +127,14 @@ import Glibc
 
         // And once the first version is on disk.
         cache.storeData(versions[0], for: "k")
-        cache.flush()
+        await cache.flush()
         cache.storeData(versions[1], for: "k")
         #expect(cache.data(for: "k") == versions[1])
-        cache.flush()
+        await cache.flush()
         #expect(try DataCache(path: folder.path).data(for: "k") == versions[1])
     }
 
-    @Test func manyThreadsReadTheirOwnLatestWrites() throws {
+    @Test func manyThreadsReadTheirOwnLatestWrites() async throws {
         let folder = DataCacheFolder()
         defer { folder.remove() }
         let cache = try DataCache(path: folder.path)
@@ -110,7 +146,7 @@ import Glibc
                 if cache.data(for: "thread-\(thread)") != data { mismatches.withLock { $0 += 1 } }
             }
         }
-        cache.flush()
+        await cache.flush()
         #expect(mismatches.withLock { $0 } == 0)
         for thread in 0..<8 {
             #expect(cache.data(for: "thread-\(thread)") == dataCachePayload(seed: thread * 100 + 39, count: 539))
@@ -120,12 +156,12 @@ import Glibc
 
     // MARK: Removal
 
-    @Test func removeDataRemovesStagedAndStoredEntries() throws {
+    @Test func removeDataRemovesStagedAndStoredEntries() async throws {
         let folder = DataCacheFolder()
         defer { folder.remove() }
         let cache = try DataCache(path: folder.path)
         cache.storeData(dataCachePayload(seed: 1, count: 100), for: "on-disk")
-        cache.flush()
+        await cache.flush()
 
         let gate = holdWriter(of: cache)
         cache.storeData(dataCachePayload(seed: 2, count: 100), for: "staged")
@@ -142,18 +178,18 @@ import Glibc
         #expect(cache.data(for: "on-disk") == again)
         gate.signal()
 
-        cache.flush()
+        await cache.flush()
         #expect(cache.data(for: "staged") == nil)
         #expect(cache.data(for: "on-disk") == again)
         #expect(folder.entryNames() == [cache.filename(for: "on-disk")])
     }
 
-    @Test func removeAllRemovesEveryEntryButNothingElse() throws {
+    @Test func removeAllRemovesEveryEntryButNothingElse() async throws {
         let folder = DataCacheFolder()
         defer { folder.remove() }
         let cache = try DataCache(path: folder.path)
         for index in 0..<5 { cache.storeData(dataCachePayload(seed: index, count: 200), for: "key-\(index)") }
-        cache.flush()
+        await cache.flush()
         #expect(FileManager.default.createFile(atPath: folder.path + "/notes.txt", contents: Data("mine".utf8)))
 
         let gate = holdWriter(of: cache)
@@ -166,21 +202,21 @@ import Glibc
         #expect(cache.data(for: "after") == after)
         gate.signal()
 
-        cache.flush()
+        await cache.flush()
         #expect(folder.entryNames() == [cache.filename(for: "after")])
         #expect(FileManager.default.fileExists(atPath: folder.path + "/notes.txt"))
         #expect(cache.data(for: "after") == after)
-        #expect(cache.totalSize == after.count)
+        #expect(cache.totalSize == header + after.count)
     }
 
     // MARK: Misses
 
-    @Test func vanishedOrUnreadableEntriesAreMisses() throws {
+    @Test func vanishedOrUnreadableEntriesAreMisses() async throws {
         let folder = DataCacheFolder()
         defer { folder.remove() }
         let cache = try DataCache(path: folder.path)
         cache.storeData(dataCachePayload(seed: 1, count: 100), for: "vanishing")
-        cache.flush()
+        await cache.flush()
         try FileManager.default.removeItem(atPath: folder.path + "/" + cache.filename(for: "vanishing"))
         #expect(cache.data(for: "vanishing") == nil)
         #expect(!cache.containsData(for: "vanishing"))
@@ -196,25 +232,25 @@ import Glibc
 
     // MARK: Size and LRU
 
-    @Test func totalSizeCountsOnlyEntries() throws {
+    @Test func totalSizeCountsOnlyEntries() async throws {
         let folder = DataCacheFolder()
         defer { folder.remove() }
         let cache = try DataCache(path: folder.path)
         for (index, size) in [1_000, 2_345, 7].enumerated() {
             cache.storeData(dataCachePayload(seed: index, count: size), for: "key-\(index)")
         }
-        cache.flush()
+        await cache.flush()
         #expect(FileManager.default.createFile(atPath: folder.path + "/other", contents: Data(count: 5_000)))
         #expect(FileManager.default.createFile(atPath: folder.path + "/.tmp-1-abc", contents: Data(count: 5_000)))
-        #expect(cache.totalSize == 3_352)
+        #expect(cache.totalSize == 3_352 + 3 * header)
     }
 
-    @Test func readingMarksAnEntryAsRecentlyUsed() throws {
+    @Test func readingMarksAnEntryAsRecentlyUsed() async throws {
         let folder = DataCacheFolder()
         defer { folder.remove() }
         let cache = try DataCache(path: folder.path)
         cache.storeData(dataCachePayload(seed: 1, count: 100), for: "k")
-        cache.flush()
+        await cache.flush()
         let file = folder.path + "/" + cache.filename(for: "k")
         try setModificationDate(of: file, secondsAgo: 3_600)
 
@@ -224,13 +260,14 @@ import Glibc
         #expect(try modificationDate(of: file) > Date(timeIntervalSinceNow: -600))
     }
 
-    @Test func sweepKeepsTheMostRecentlyReadEntriesUnderTheLimit() throws {
+    @Test func sweepKeepsTheMostRecentlyReadEntriesUnderTheLimit() async throws {
         let folder = DataCacheFolder()
         defer { folder.remove() }
-        let cache = try DataCache(path: folder.path, sizeLimit: 200_000, sweepInterval: .zero)
+        let entry = 10_000 + header
+        let cache = try DataCache(path: folder.path, sizeLimit: 20 * entry, sweepInterval: .zero)
         for index in 0..<60 { cache.storeData(dataCachePayload(seed: index, count: 10_000), for: "key-\(index)") }
-        cache.flush()
-        #expect(cache.totalSize == 600_000)
+        await cache.flush()
+        #expect(cache.totalSize == 60 * entry)
         // Written an hour ago in index order (file times are too coarse to order fast writes),
         // then the five oldest are read.
         for index in 0..<60 {
@@ -238,15 +275,15 @@ import Glibc
         }
         for index in 0..<5 { #expect(cache.data(for: "key-\(index)") != nil) }
 
-        cache.sweep()
-        #expect(cache.totalSize <= 200_000)
+        await cache.sweep()
+        #expect(cache.totalSize <= 20 * entry)
         // Trimmed to 70 % of the limit: the 14 most recently used of the 60 entries.
         let survivors = (0..<60).filter { cache.containsData(for: "key-\($0)") }
         #expect(survivors == Array(0..<5) + Array(51..<60))
-        #expect(cache.totalSize == 140_000)
+        #expect(cache.totalSize == 14 * entry)
 
-        cache.sweep()  // under the limit: nothing more goes
-        #expect(cache.totalSize == 140_000)
+        await cache.sweep()  // under the limit: nothing more goes
+        #expect(cache.totalSize == 14 * entry)
     }
 
     @Test func periodicSweepEnforcesTheLimitOnItsOwn() async throws {
@@ -254,7 +291,7 @@ import Glibc
         defer { folder.remove() }
         let cache = try DataCache(path: folder.path, sizeLimit: 200_000, sweepInterval: .milliseconds(100))
         for index in 0..<60 { cache.storeData(dataCachePayload(seed: index, count: 10_000), for: "key-\(index)") }
-        cache.flush()
+        await cache.flush()
         // No sweep() call: the writer's timer must do it (the deadline is generous, not a speed claim).
         let deadline = ContinuousClock.now + .seconds(20)
         while cache.totalSize > 200_000 && ContinuousClock.now < deadline {
@@ -265,7 +302,7 @@ import Glibc
 
         // It keeps sweeping, not just once.
         for index in 60..<120 { cache.storeData(dataCachePayload(seed: index, count: 10_000), for: "key-\(index)") }
-        cache.flush()
+        await cache.flush()
         while cache.totalSize > 200_000 && ContinuousClock.now < deadline + .seconds(20) {
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -273,7 +310,7 @@ import Glibc
         #expect(cache.containsData(for: "key-119"))
     }
 
-    @Test func sweepRemovesStaleTemporaryFilesOnly() throws {
+    @Test func sweepRemovesStaleTemporaryFilesOnly() async throws {
         let folder = DataCacheFolder()
         defer { folder.remove() }
         let cache = try DataCache(path: folder.path, sweepInterval: .zero)
@@ -286,7 +323,7 @@ import Glibc
         try setModificationDate(of: stale, secondsAgo: 120)
         try setModificationDate(of: foreign, secondsAgo: 120)
 
-        cache.sweep()
+        await cache.sweep()
         #expect(!FileManager.default.fileExists(atPath: stale))
         #expect(FileManager.default.fileExists(atPath: fresh))
         #expect(FileManager.default.fileExists(atPath: foreign))
@@ -297,7 +334,7 @@ import Glibc
     /// Five rounds on one folder, each writer rewriting the keys the last one wrote and killed in
     /// the middle of a batch; after each, every entry there must be whole. (Measured: with writes
     /// made in place instead of renamed, about one kill in five leaves a truncated entry.)
-    @Test func killedWriterNeverLeavesATruncatedEntry() throws {
+    @Test func killedWriterNeverLeavesATruncatedEntry() async throws {
         let folder = DataCacheFolder()
         defer { folder.remove() }
         let binary = try #require(dataCacheWriterBinary, "the DataCacheWriter executable is not built")
@@ -335,7 +372,7 @@ import Glibc
         let entries = folder.entryNames()
         #expect(FileManager.default.createFile(atPath: folder.path + "/.tmp-1-leftover", contents: Data(count: 10)))
         for name in folder.temporaryNames() { try setModificationDate(of: folder.path + "/" + name, secondsAgo: 300) }
-        cache.sweep()
+        await cache.sweep()
         #expect(folder.temporaryNames().isEmpty)
         #expect(folder.entryNames() == entries)
     }

@@ -226,7 +226,7 @@ struct InjectedLoggerTests {
 @Suite("Disk-cache staging is bounded")
 struct StagingLimitTests {
     @Test("writes waiting for the disk never hold more than the staging limit; past it they are dropped")
-    func bounded() throws {
+    func bounded() async throws {
         let folder = try Files.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let cache = try DataCache(path: folder, sweepInterval: .zero, stagingLimit: 50_000)
@@ -239,7 +239,7 @@ struct StagingLimitTests {
         // Too big for the staging area at all: never staged.
         cache.storeData(Data(count: 60_000), for: "big")
         #expect(!cache.containsData(for: "big"))
-        cache.flush()
+        await cache.flush()
         #expect(cache.stagedBytes == 0)
         #expect(stored >= 5)
         for index in 0..<200 where cache.containsData(for: "key-\(index)") {

@@ -11,7 +11,8 @@ import Darwin
 
 /// The files of a `DataCache` folder, reached with POSIX calls only.
 ///
-/// - An *entry* is a regular file whose name is 64 lowercase hex digits (the SHA-256 of its key).
+/// - An *entry* is a regular file whose name is 64 lowercase hex digits (the SHA-256 of its key),
+///   holding a header, the entry's metadata and its data (`DataCacheEntryFile`).
 ///   Entries are never modified in place: each is written whole to a temporary file in the same
 ///   folder and then `rename(2)`d over its final name, so a reader, in this process or another,
 ///   sees either the old entry, the new one or none, never part of one.
@@ -34,7 +35,7 @@ struct DataCacheDirectory: Sendable {
 
     /// What reading an entry gave.
     enum ReadOutcome: Sendable {
-        case data(Data)
+        case entry(DataCache.Entry)
         /// No such entry (`ENOENT`): a plain miss.
         case missing
         /// The entry is there but could not be read; the reason, for the log.
@@ -57,9 +58,10 @@ struct DataCacheDirectory: Sendable {
 
     // MARK: Reading
 
-    /// The bytes of an entry. A successful read also marks the entry as recently used by moving its
-    /// modification time to now (`futimens`), which is what the sweep's LRU order is made of, so
-    /// recency is shared by every process using the folder.
+    /// An entry's bytes and metadata (`DataCacheEntryFile`). A successful read also marks the entry
+    /// as recently used by moving its modification time to now (`futimens`), which is what the
+    /// sweep's LRU order is made of, so recency is shared by every process using the folder. A file
+    /// that is not in this cache's format is a miss.
     func read(_ filename: String) -> ReadOutcome {
         let file = entryPath(filename)
         let descriptor = open(file, O_RDONLY | O_CLOEXEC)
@@ -72,19 +74,28 @@ struct DataCacheDirectory: Sendable {
         guard fstat(descriptor, &status) == 0 else { return .failed("cannot stat \(file): \(Self.reason(errno))") }
         guard (status.st_mode & S_IFMT) == S_IFREG else { return .failed("\(file) is not a regular file") }
         let size = Int(status.st_size)
-        let data: Data
-        do {
-            data = try InputFile.read(descriptor: descriptor, count: size, path: file)
+        let entry: DataCache.Entry
+        do throws(ImagingError) {
+            let header = try InputFile.read(descriptor: descriptor, count: DataCacheEntryFile.headerSize, path: file)
+            guard let metadataCount = DataCacheEntryFile.metadataCount(inHeader: header) else { return .missing }
+            var metadata: Data?
+            if let metadataCount { metadata = try InputFile.read(descriptor: descriptor, count: metadataCount, path: file) }
+            let dataCount = size - DataCacheEntryFile.headerSize - (metadataCount ?? 0)
+            // Entries are replaced, never rewritten, so the open file cannot shrink; if it did,
+            // someone else wrote into the folder, and a short entry must not be served.
+            guard dataCount >= 0, metadata?.count ?? 0 == metadataCount ?? 0 else {
+                return .failed("\(file) is shorter than its header says")
+            }
+            let data = try InputFile.read(descriptor: descriptor, count: dataCount, path: file)
+            if data.count < dataCount { return .failed("\(file) ended after \(data.count) of \(dataCount) bytes of data") }
+            entry = DataCache.Entry(data: data, metadata: metadata)
         } catch {
             return .failed(error.message)
         }
-        // Entries are replaced, never rewritten, so the open file cannot shrink; if it did,
-        // someone else wrote into the folder, and a short entry must not be served.
-        if data.count < size { return .failed("\(file) ended after \(data.count) of \(size) bytes") }
         if Self.now() &- Self.nanoseconds(status.st_mtim) > Self.recencyGranularityNanoseconds {
             _ = futimens(descriptor, nil)  // best effort: a read-only folder still serves hits
         }
-        return .data(data)
+        return .entry(entry)
     }
 
     /// Whether an entry file exists.
@@ -95,9 +106,12 @@ struct DataCacheDirectory: Sendable {
 
     // MARK: Writing
 
-    /// Writes `data` as the entry `filename`: to a new temporary file first, then renamed over the
-    /// final name. Recreates the folder if it was deleted under the cache.
-    func write(_ data: Data, as filename: String) throws(ImagingError) {
+    /// Writes `entry` as the file `filename` (header, metadata, data): to a new temporary file
+    /// first, then renamed over the final name. Recreates the folder if it was deleted under the cache.
+    func write(_ entry: DataCache.Entry, as filename: String) throws(ImagingError) {
+        if let metadata = entry.metadata, metadata.count > DataCacheEntryFile.maxMetadataBytes {
+            throw ImagingError(.limitExceeded, "disk cache metadata of \(metadata.count) bytes is over the limit")
+        }
         let temporary = path + "/" + Self.temporaryPrefix + "\(getpid())-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         var descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if descriptor < 0 && errno == ENOENT {
@@ -105,7 +119,10 @@ struct DataCacheDirectory: Sendable {
             descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         }
         guard descriptor >= 0 else { throw ImagingError(.io, "cannot create \(temporary): \(Self.reason(errno))") }
-        var failure = Self.writeAll(data, to: descriptor)
+        let header = Data(DataCacheEntryFile.header(metadataCount: entry.metadata?.count))
+        var failure = Self.writeAll(header, to: descriptor)
+        if failure == 0, let metadata = entry.metadata { failure = Self.writeAll(metadata, to: descriptor) }
+        if failure == 0 { failure = Self.writeAll(entry.data, to: descriptor) }
         if close(descriptor) != 0 && failure == 0 { failure = errno }
         guard failure == 0 else {
             unlink(temporary)

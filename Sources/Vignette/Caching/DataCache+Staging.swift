@@ -11,7 +11,7 @@ import Foundation
 /// meantime, so reads always see the newest change: staged data, a staged removal, or the folder.
 struct DataCacheStaging: Sendable {
     enum Change: Sendable {
-        case write(Data)
+        case write(DataCache.Entry)
         case removal
     }
 
@@ -23,7 +23,7 @@ struct DataCacheStaging: Sendable {
     /// What a read should use.
     enum Lookup: Sendable {
         /// Data written but maybe not yet on disk.
-        case staged(Data)
+        case staged(DataCache.Entry)
         /// Removed (by `removeData` or a pending `removeAll`), whatever the folder holds.
         case absent
         /// Nothing pending: the folder has the answer.
@@ -40,7 +40,7 @@ struct DataCacheStaging: Sendable {
 
     func lookup(_ key: String) -> Lookup {
         switch pending[key]?.change {
-        case .write(let data): .staged(data)
+        case .write(let entry): .staged(entry)
         case .removal: .absent
         case nil: removeAllsInFlight > 0 ? .absent : .disk
         }
@@ -49,23 +49,23 @@ struct DataCacheStaging: Sendable {
     /// Records a change and returns its id, for the writer to apply.
     mutating func stage(_ change: Change, for key: String) -> UInt64 {
         lastID &+= 1
-        if case .write(let old)? = pending[key]?.change { stagedBytes -= old.count }
-        if case .write(let data) = change { stagedBytes += data.count }
+        if case .write(let old)? = pending[key]?.change { stagedBytes -= old.byteCount }
+        if case .write(let entry) = change { stagedBytes += entry.byteCount }
         pending[key] = Pending(change: change, id: lastID)
         return lastID
     }
 
-    /// The data of write `id` if it is still the latest change for `key`; nil when it was replaced
+    /// The entry of write `id` if it is still the latest change for `key`; nil when it was replaced
     /// or removed (then there is nothing to write).
-    func dataToWrite(_ key: String, id: UInt64) -> Data? {
-        guard let item = pending[key], item.id == id, case .write(let data) = item.change else { return nil }
-        return data
+    func entryToWrite(_ key: String, id: UInt64) -> DataCache.Entry? {
+        guard let item = pending[key], item.id == id, case .write(let entry) = item.change else { return nil }
+        return entry
     }
 
     /// Drops change `id` once the folder reflects it, unless a later change replaced it.
     mutating func settle(_ key: String, id: UInt64) {
         guard let item = pending[key], item.id == id else { return }
-        if case .write(let data) = item.change { stagedBytes -= data.count }
+        if case .write(let entry) = item.change { stagedBytes -= entry.byteCount }
         pending[key] = nil
     }
 

@@ -4,10 +4,16 @@ import Logging
 extension DataCache {
     /// Enforces the size limit now: when the entries take more than `sizeLimit`, deletes the least
     /// recently used (oldest modification time) until they take at most 70 % of it. Also deletes
-    /// temporary files older than a minute. Runs after the changes already queued, and blocks
-    /// until done. The writer also sweeps on its own every `sweepInterval`.
-    public func sweep() {
-        worker.sync { performSweep() }
+    /// temporary files older than a minute. Runs on the writer after the changes already queued;
+    /// returns when done, suspending without blocking a thread of Swift's cooperative pool. The
+    /// writer also sweeps on its own every `sweepInterval`.
+    public func sweep() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            worker.async {
+                self.performSweep()
+                continuation.resume()
+            }
+        }
     }
 
     /// The sweep itself; runs on the writer.

@@ -101,14 +101,19 @@ public final class DataCache: Sendable {
     /// The data stored for `key`, or nil. A write not yet on disk is returned at once. A hit on
     /// disk marks the entry as recently used. A file that cannot be read is a miss (logged).
     public func data(for key: String) -> Data? {
+        entry(for: key)?.data
+    }
+
+    /// The data and metadata stored for `key`, or nil; see `data(for:)`.
+    public func entry(for key: String) -> Entry? {
         switch staging.withLock({ $0.lookup(key) }) {
-        case .staged(let data): return data
+        case .staged(let entry): return entry
         case .absent: return nil
         case .disk: break
         }
         let filename = filename(for: key)
         switch directory.read(filename) {
-        case .data(let data): return data
+        case .entry(let entry): return entry
         case .missing: return nil
         case .failed(let reason):
             logger.warning("disk cache entry unreadable, treated as a miss", metadata: ["reason": "\(reason)"])
@@ -137,17 +142,20 @@ public final class DataCache: Sendable {
 
     // MARK: Writing
 
-    /// Stores `data` for `key`, replacing what was there. Returns at once: the data is readable
-    /// through `data(for:)` immediately and written to disk in the background. The writes waiting
-    /// for the disk hold at most `stagingLimit` bytes: past it a write is dropped (it is a cache;
-    /// the entry is a miss, logged) rather than holding ever more memory while the disk is slow.
-    public func storeData(_ data: Data, for key: String) {
+    /// Stores `data` for `key`, with `metadata` in the same file (nil for none), replacing what was
+    /// there: the two are read, swept and removed together. Returns at once: the entry is readable
+    /// through `data(for:)` and `entry(for:)` immediately and written to disk in the background.
+    /// The writes waiting for the disk hold at most `stagingLimit` bytes: past it a write is
+    /// dropped (it is a cache; the entry is a miss, logged) rather than holding ever more memory
+    /// while the disk is slow.
+    public func storeData(_ data: Data, metadata: Data? = nil, for key: String) {
+        let entry = Entry(data: data, metadata: metadata)
         let id = staging.withLock { staging -> UInt64? in
-            guard staging.stagedBytes + data.count <= stagingLimit else { return nil }
-            return staging.stage(.write(data), for: key)
+            guard staging.stagedBytes + entry.byteCount <= stagingLimit else { return nil }
+            return staging.stage(.write(entry), for: key)
         }
         guard let id else {
-            logger.warning("disk cache writes are behind; an entry was dropped", metadata: ["bytes": "\(data.count)"])
+            logger.warning("disk cache writes are behind; an entry was dropped", metadata: ["bytes": "\(entry.byteCount)"])
             return
         }
         worker.async { self.applyWrite(key, id: id) }
@@ -179,16 +187,19 @@ public final class DataCache: Sendable {
         }
     }
 
-    /// Blocks until every change made before this call is on disk. For tests and shutdown; must not
-    /// be called from the cache's own writer.
-    public func flush() {
-        worker.sync {}
+    /// Returns once every change made before this call is on disk. Suspends without blocking a
+    /// thread of Swift's cooperative pool: the writer resumes it when it reaches this point of its
+    /// queue. For shutdown (`ImagePipeline.flushDiskCache()`) and tests.
+    public func flush() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            worker.async { continuation.resume() }
+        }
     }
 
     private func applyWrite(_ key: String, id: UInt64) {
-        guard let data = staging.withLock({ $0.dataToWrite(key, id: id) }) else { return }
+        guard let entry = staging.withLock({ $0.entryToWrite(key, id: id) }) else { return }
         do {
-            try directory.write(data, as: filename(for: key))
+            try directory.write(entry, as: filename(for: key))
         } catch {
             // Dropping the staged data turns the entry into a miss rather than holding it in memory.
             logger.warning("cannot write a disk cache entry", metadata: ["reason": "\(error)"])

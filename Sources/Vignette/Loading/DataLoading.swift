@@ -47,11 +47,13 @@ public struct FileDataLoader: DataLoading {
     /// A loader within `limits`.
     public init(limits: DecodingLimits = .untrusted) { self.limits = limits }
 
-    /// Reads the file (`InputFile.read`) or runs the closure; `.url` sources throw.
+    /// Reads the file (`InputFile.read`, on a Dispatch thread: a pipe may keep it waiting) or runs
+    /// the closure; `.url` sources throw.
     public func loadData(for request: ImageRequest, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> Data {
         switch request.source {
         case .file(let path):
-            let data = try InputFile.read(path, limits: limits)
+            let limits = limits
+            let data = try await BlockingCall.run { try InputFile.read(path, limits: limits) }
             progress(Int64(data.count), Int64(data.count))
             return data
         case .data(_, let load):

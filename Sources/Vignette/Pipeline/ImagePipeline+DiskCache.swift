@@ -58,36 +58,24 @@ extension ImagePipeline {
 
 extension ImagePipeline {
     /// Waits until the processed images being encoded for the disk cache are stored, then until
-    /// the disk cache has written everything it was given (`DataCache.flush()`, run on a thread of
-    /// its own, not on Swift's cooperative pool). For an orderly shutdown, and for tests.
+    /// the disk cache has written everything it was given (`DataCache.flush()`). For an orderly
+    /// shutdown, and for tests.
     public func flushDiskCache() async {
         while graph.withLock({ !$0.storing.isEmpty }) {
             try? await Task.sleep(for: .milliseconds(1))
         }
         guard let dataCache = configuration.dataCache else { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            WorkerThread.start {
-                dataCache.flush()
-                continuation.resume()
-            }
-        }
+        await dataCache.flush()
     }
 
-    /// The key of the metadata (validators, expiry) kept beside the original bytes under `key`.
-    static func metadataKey(for key: String) -> String { key + "\u{0}metadata" }
-
-    func storedMetadata(for key: String, in dataCache: DataCache) -> ResponseMetadata? {
-        guard let data = dataCache.data(for: ImagePipeline.metadataKey(for: key)) else { return nil }
-        return try? JSONDecoder().decode(ResponseMetadata.self, from: data)
+    /// The response metadata (validators, expiry) stored in an entry of original bytes.
+    static func responseMetadata(in entry: DataCache.Entry) -> ResponseMetadata? {
+        guard let metadata = entry.metadata else { return nil }
+        return try? JSONDecoder().decode(ResponseMetadata.self, from: metadata)
     }
 
-    /// Keeps `metadata` beside the bytes under `key`, or removes stale metadata when there is none.
-    func storeMetadata(_ metadata: ResponseMetadata?, for key: String, in dataCache: DataCache) {
-        let metadataKey = ImagePipeline.metadataKey(for: key)
-        guard let metadata, let encoded = try? JSONEncoder().encode(metadata) else {
-            if dataCache.containsData(for: metadataKey) { dataCache.removeData(for: metadataKey) }
-            return
-        }
-        dataCache.storeData(encoded, for: metadataKey)
+    /// `metadata` as stored in the entry of its bytes; nil for none.
+    static func encoded(_ metadata: ResponseMetadata?) -> Data? {
+        metadata.flatMap { try? JSONEncoder().encode($0) }
     }
 }

@@ -61,22 +61,25 @@ extension ImagePipeline {
                     return EncodeResult(image: found, fromDisk: true)
                 }
             }
-            let container: ImageContainer
-            if let cached = cachedImage(for: request), !cached.isPreview {
-                container = cached
-            } else {
-                container = try await work.value(of: imageWork(for: request, processorCount: request.processors.count))
-            }
             let limits = configuration.decodingLimits
-            let encoded = try await work.run(on: self.encoding) { [metrics] () throws -> EncodedImage in
-                metrics.encodes.increment()
-                let image = container.image
-                let format = encoding.format(for: image)
-                do throws(ImagingError) {
-                    let data = try ImageEncoder.encode(image, as: format, limits: limits)
-                    return EncodedImage(data: data, format: format.format, width: image.width, height: image.height)
-                } catch {
-                    throw ImagePipelineError.encodingFailed(error)
+            let encoded: EncodedImage
+            if let cached = cachedImage(for: request), !cached.isPreview {
+                encoded = try await work.run(on: self.encoding) { [metrics] () throws -> EncodedImage in
+                    metrics.encodes.increment()
+                    return try ImagePipeline.encode(cached.image, as: encoding, limits: limits)
+                }
+            } else if request.processors.isEmpty, let thumbnail = request.thumbnail {
+                // A thumbnail and nothing else: decoded, resized and encoded in one libvips pass
+                // (the thumbnail is never held in memory in between), on a decoding thread.
+                let data = try await work.value(of: loadWork(for: request))
+                encoded = try await work.run(on: decoding) { [self] cancellation in
+                    try encodedThumbnail(data, thumbnail: thumbnail, as: encoding, cancellation: cancellation)
+                }
+            } else {
+                let container = try await work.value(of: imageWork(for: request, processorCount: request.processors.count))
+                encoded = try await work.run(on: self.encoding) { [metrics] () throws -> EncodedImage in
+                    metrics.encodes.increment()
+                    return try ImagePipeline.encode(container.image, as: encoding, limits: limits)
                 }
             }
             storeEncodedInMemory(encoded, for: request, encoding: encoding)
@@ -86,6 +89,47 @@ extension ImagePipeline {
                 dataCache.storeData(encoded.data, for: diskKey)
             }
             return EncodeResult(image: encoded, fromDisk: false)
+        }
+    }
+
+    /// `image` encoded in the format `encoding` picks for it.
+    static func encode(_ image: Image, as encoding: OutputEncoding, limits: DecodingLimits) throws(ImagePipelineError) -> EncodedImage {
+        let format = encoding.format(for: image)
+        do throws(ImagingError) {
+            let data = try ImageEncoder.encode(image, as: format, limits: limits)
+            return EncodedImage(data: data, format: format.format, width: image.width, height: image.height)
+        } catch {
+            throw .encodingFailed(error)
+        }
+    }
+
+    /// The thumbnail of `data` made and encoded in one pass (`Thumbnailer.encodedThumbnail`); stops
+    /// when `cancellation` is cancelled. Bad encoding options are `encodingFailed`; everything else
+    /// that goes wrong is the decode's (the saver is what pulls the pixels).
+    func encodedThumbnail(
+        _ data: Data, thumbnail: ThumbnailOptions, as encoding: OutputEncoding, cancellation: ImagingCancellation
+    ) throws -> EncodedImage {
+        metrics.decodes.increment()
+        metrics.encodes.increment()
+        let thumbnailer = Thumbnailer(options: thumbnail, limits: configuration.decodingLimits)
+        do throws(ImagingError) {
+            var chosen: EncodingFormat?
+            let (bytes, made) = try thumbnailer.encodedThumbnail(data, cancellation: cancellation) { image in
+                let format = encoding.format(for: image)
+                chosen = format
+                return format
+            }
+            // The encoder asked for the format before it wrote a byte.
+            guard let format = chosen?.format else { throw ImagingError(.invalidArgument, "no output format was chosen") }
+            return EncodedImage(data: bytes, format: format, width: made.image.width, height: made.image.height)
+        } catch let error where error.kind == .cancelled {
+            graph.withLock { $0.decodesStopped += 1 }
+            metrics.decodesStopped.increment()
+            throw CancellationError()
+        } catch let error where error.kind == .invalidArgument {
+            throw ImagePipelineError.encodingFailed(error)
+        } catch {
+            throw ImagePipelineError.decodingFailed(error)
         }
     }
 

@@ -18,9 +18,9 @@ extension ImagePipeline {
             var expired: CachedData?
             // Blocking I/O and JSON decoding: on the disk stage, off Swift's cooperative pool.
             let stored = readsDisk
-                ? try await work.run(on: disk) { [self] () -> (Data, ResponseMetadata?)? in
-                    guard let dataCache, let cached = dataCache.data(for: key) else { return nil }
-                    return (cached, storedMetadata(for: key, in: dataCache))
+                ? try await work.run(on: disk) { () -> (Data, ResponseMetadata?)? in
+                    guard let dataCache, let entry = dataCache.entry(for: key) else { return nil }
+                    return (entry.data, ImagePipeline.responseMetadata(in: entry))
                 } : nil
             if let (cached, metadata) = stored {
                 if let metadata, metadata.needsRevalidation(), !options.contains(.returnCacheDataDontLoad) {
@@ -49,14 +49,13 @@ extension ImagePipeline {
                 throw ImagePipelineError.dataLoadingFailed(error)
             }
             if let dataCache, !options.contains(.disableDiskCacheWrites) {
+                // The metadata is stored in the bytes' own entry: they are kept and dropped together.
                 if !loaded.mayBeStored {
                     if dataCache.containsData(for: key) { dataCache.removeData(for: key) }
-                    storeMetadata(nil, for: key, in: dataCache)
-                } else if loaded.isNotModified {
-                    storeMetadata(loaded.metadata, for: key, in: dataCache)
-                } else if expired != nil || configuration.dataCachePolicy.storesOriginalData(hasProcessing: request.hasProcessing) {
-                    dataCache.storeData(loaded.data, for: key)
-                    storeMetadata(loaded.metadata, for: key, in: dataCache)
+                } else if loaded.isNotModified || expired != nil
+                    || configuration.dataCachePolicy.storesOriginalData(hasProcessing: request.hasProcessing)
+                {
+                    dataCache.storeData(loaded.data, metadata: ImagePipeline.encoded(loaded.metadata), for: key)
                 }
             }
             return loaded.data

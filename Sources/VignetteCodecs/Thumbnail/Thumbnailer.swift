@@ -52,12 +52,14 @@ public struct Thumbnailer: Sendable {
 
     /// The thumbnail of `data`, encoded in the format `choose` picks once the thumbnail's shape is
     /// known (for instance PNG when it has alpha, JPEG otherwise).
+    /// With `cancellation`, the work stops at libvips' next tile once it is cancelled
+    /// (`ImagingError.Kind.cancelled`).
     public func encodedThumbnail(
-        _ data: Data, as choose: (Image) -> EncodingFormat
+        _ data: Data, cancellation: ImagingCancellation? = nil, as choose: (Image) -> EncodingFormat
     ) throws(ImagingError) -> (data: Data, thumbnail: Thumbnail) {
         let lazy = try lazyThumbnail(data)
         do {
-            return (try ImageEncoder.encode(lazy.image, as: choose(lazy.image), limits: limits), lazy)
+            return (try ImageEncoder.encode(lazy.image, as: choose(lazy.image), limits: limits, cancellation: cancellation), lazy)
         } catch {
             throw classified(error, data: data)
         }
