@@ -97,10 +97,10 @@ struct HostileFileTests {
             let wchan = (try? String(contentsOfFile: "/proc/\(writerPID)/wchan", encoding: .utf8)) ?? ""
             return !wchan.contains("wait_for_partner")
         }
-        let started = ContinuousClock.now
+        // Asserted by the kill, not by a clock: under a loaded suite, noticing that the child
+        // ended can itself take long.
         let (result, killed) = try await CLI.finish(process, killAfter: Self.limit)
         #expect(!killed, "info was still reading the silent FIFO after SIGTERM, killed after \(Self.limit)")
-        #expect(ContinuousClock.now - started < Self.limit)
         #expect(result.killedBySignal && result.status == SIGTERM, "status \(result.status): \(result.stderr)")
     }
 
