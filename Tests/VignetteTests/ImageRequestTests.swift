@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Vignette
 
@@ -37,6 +38,12 @@ struct ImageRequestTests {
         e.imageID = "b"
         f.imageID = "b"
         #expect(ImageCacheKey(request: e) == ImageCacheKey(request: f))
+        // The same, given when the request is made.
+        let signed1 = ImageRequest(url: URL(string: "https://example.invalid/b.jpg?sig=1")!, imageID: "b")
+        let signed2 = ImageRequest(url: URL(string: "https://example.invalid/b.jpg?sig=2")!, imageID: "b")
+        #expect(ImageCacheKey(request: signed1) == ImageCacheKey(request: signed2) && signed1.effectiveImageID == "b")
+        #expect(ImageCacheKey(request: signed1) == ImageCacheKey(request: e))
+        #expect(ImageCacheKey(request: ImageRequest(url: URL(string: "https://example.invalid/b.jpg?sig=1")!)) != ImageCacheKey(request: e))
         #expect(DiskKeys.processed(a) == "file:///a.jpg|resize(100x100,inside,centre,down,lanczos3)")
         #expect(ImageKey(a).prefix(0) == ImageKey(ImageRequest(path: "/a.jpg")))
     }

@@ -80,7 +80,28 @@ struct ProcessorTests {
                 return
             }
             #expect(processor == "crop(600,0,100x10)")
-            #expect(underlying.kind == .invalidArgument)
+            #expect((underlying as? ImagingError)?.kind == .invalidArgument)
+            #expect(error.imagingError?.kind == .invalidArgument)
+        }
+    }
+
+    struct Refusal: Error, Equatable { let reason: String }
+
+    @Test("a custom processor's own error reaches the caller as thrown")
+    func customError() async throws {
+        let pipeline = ImagePipeline.testing(loader: CountingLoader())
+        let refuse = ImageProcessors.Anonymous(id: "refuse") { _ in throw Refusal(reason: "too bright") }
+        do {
+            _ = try await pipeline.image(for: ImageRequest(path: Files.fixture("baseline.jpg"), processors: [refuse]))
+            Issue.record("expected a failure")
+        } catch {
+            guard case .processingFailed(let processor, let underlying) = error else {
+                Issue.record("got \(error)")
+                return
+            }
+            #expect(processor == "refuse")
+            #expect(underlying as? Refusal == Refusal(reason: "too bright"))
+            #expect(error.imagingError == nil)
         }
     }
 

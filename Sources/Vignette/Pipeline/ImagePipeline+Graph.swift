@@ -101,7 +101,7 @@ extension ImagePipeline {
             let input = try await work.value(
                 of: imageWork(for: request, processorCount: processorCount - 1), onPreview: onPreview)
             return try await work.run(on: processing) {
-                do throws(ImagingError) {
+                do {
                     return ImageContainer(image: try processor.process(input.image).materialized())
                 } catch {
                     throw ImagePipelineError.processingFailed(processor: processor.identifier, error)

@@ -11,8 +11,9 @@ public enum ImagePipelineError: Error, Sendable, CustomStringConvertible {
     case dataLoadingFailed(any Error)
     /// Decoding failed (bad bytes, a limit, …).
     case decodingFailed(ImagingError)
-    /// A processor failed.
-    case processingFailed(processor: String, ImagingError)
+    /// A processor failed with the error it threw (an `ImagingError` from the built-in ones, or a
+    /// custom processor's own error type), named by its `identifier`.
+    case processingFailed(processor: String, any Error)
     /// Encoding a result failed (`encodedImage(for:as:)`: bad options, a limit, an encoder missing).
     case encodingFailed(ImagingError)
 
@@ -20,8 +21,8 @@ public enum ImagePipelineError: Error, Sendable, CustomStringConvertible {
     /// included): one place to branch on `ImagingError.Kind` without a nested switch.
     public var imagingError: ImagingError? {
         switch self {
-        case .decodingFailed(let error), .encodingFailed(let error), .processingFailed(_, let error): error
-        case .dataLoadingFailed(let error): error as? ImagingError
+        case .decodingFailed(let error), .encodingFailed(let error): error
+        case .dataLoadingFailed(let error), .processingFailed(_, let error): error as? ImagingError
         case .cancelled, .pipelineInvalidated, .dataMissingInCache: nil
         }
     }
@@ -33,7 +34,7 @@ public enum ImagePipelineError: Error, Sendable, CustomStringConvertible {
         case .dataMissingInCache: "not in the cache, and loading was not allowed"
         case .dataLoadingFailed(let error): "loading failed: \((error as? ImagingError)?.message ?? "\(error)")"
         case .decodingFailed(let error): "decoding failed: \(error.message)"
-        case .processingFailed(let processor, let error): "\(processor) failed: \(error.message)"
+        case .processingFailed(let processor, let error): "\(processor) failed: \((error as? ImagingError)?.message ?? "\(error)")"
         case .encodingFailed(let error): "encoding failed: \(error.message)"
         }
     }

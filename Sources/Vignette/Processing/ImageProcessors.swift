@@ -97,14 +97,16 @@ public enum ImageProcessors {
 
     /// Any transformation, named by `id` for the caches.
     public struct Anonymous: ImageProcessing {
+        /// Names the closure's work in cache keys and coalescing.
         public let id: String
-        let body: @Sendable (Image) throws(ImagingError) -> Image
-        public init(id: String, _ body: @escaping @Sendable (Image) throws(ImagingError) -> Image) {
+        let body: @Sendable (Image) throws -> Image
+        /// A processor named `id` that runs `body`, which may throw any error.
+        public init(id: String, _ body: @escaping @Sendable (Image) throws -> Image) {
             self.id = id
             self.body = body
         }
         public var identifier: String { id }
         public var hashableIdentifier: AnyHashable { AnyHashable(id) }
-        public func process(_ image: Image) throws(ImagingError) -> Image { try body(image) }
+        public func process(_ image: Image) throws -> Image { try body(image) }
     }
 }

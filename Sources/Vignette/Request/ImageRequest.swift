@@ -48,12 +48,14 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     private(set) var storage: Storage
 
     /// A request for `source`, decoded as is unless `thumbnail` says otherwise, then run through
-    /// `processors` in order.
+    /// `processors` in order. `imageID`, when given, is the id caches and coalescing use instead
+    /// of the source's (see `imageID`).
     public init(
-        source: Source, processors: [any ImageProcessing] = [], thumbnail: ThumbnailOptions? = nil,
+        source: Source, imageID: String? = nil, processors: [any ImageProcessing] = [], thumbnail: ThumbnailOptions? = nil,
         priority: Priority = .normal, options: Options = [], userInfo: [String: any Sendable] = [:]
     ) {
         storage = Storage(source: source)
+        storage.imageID = imageID
         storage.processors = processors
         storage.thumbnail = thumbnail
         storage.priority = priority
@@ -67,8 +69,10 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     }
 
     /// A request for `url`: a file URL, or an http(s) URL loaded by the pipeline's data loader.
-    public init(url: URL, processors: [any ImageProcessing] = [], thumbnail: ThumbnailOptions? = nil) {
-        self.init(source: url.isFileURL ? .file(url.path) : .url(url), processors: processors, thumbnail: thumbnail)
+    /// `imageID` names the image for caches instead of the URL, e.g. a signed URL without its
+    /// expiring signature, so every signature of one image shares its cache entries.
+    public init(url: URL, imageID: String? = nil, processors: [any ImageProcessing] = [], thumbnail: ThumbnailOptions? = nil) {
+        self.init(source: url.isFileURL ? .file(url.path) : .url(url), imageID: imageID, processors: processors, thumbnail: thumbnail)
     }
 
     private mutating func mutate(_ body: (Storage) -> Void) {
