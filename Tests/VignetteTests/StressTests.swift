@@ -41,6 +41,69 @@ struct StressTests {
     }
 }
 
+extension StressTests {
+    @Test("600 mixed requests (images and encoded bytes in three encodings; cache-only, reload, no disk reads or writes) over a disk cache, some cancelled: each ends once, as asked, nothing left behind")
+    func mixedOptionsAndEncodings() async throws {
+        let folder = try Files.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let files = ["baseline.jpg", "alpha.png", "lossy.webp"].map(Files.fixture)
+        let pipeline = ImagePipeline.testing(loader: CountingLoader()) {
+            $0.imageCache = ImageCache(costLimit: 4 << 20)
+            $0.encodedImageCache = EncodedImageCache(costLimit: 1 << 20)
+            $0.dataCache = try? DataCache(path: folder)
+        }
+        let encodings: [OutputEncoding] = [
+            .jpegOrPNG(quality: 70), .fixed(.webp(WebPOptions(quality: 60))), .fixed(.png(PNGOptions())),
+        ]
+        let optionSets: [ImageRequest.Options] = [
+            [], [.returnCacheDataDontLoad], [.reloadIgnoringCachedData], [.disableDiskCacheReads], [.disableDiskCacheWrites],
+        ]
+        let outcomes = Locked<[Int: String]>([:])
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<600 {
+                let source = index % 12
+                var request = ImageRequest(
+                    source: .data(id: "mixed-\(source)") { try Data(contentsOf: URL(fileURLWithPath: files[source % files.count])) },
+                    thumbnail: ThumbnailOptions(size: 40 + source % 3 * 20))
+                request.options = optionSets[index % optionSets.count]
+                let encoding = index % 4 == 3 ? nil : encodings[index % encodings.count]
+                let cancels = index % 7 == 0
+                let side = 40 + source % 3 * 20
+                let task = Task {
+                    do {
+                        if let encoding {
+                            let result = try await pipeline.encodedImage(for: request, as: encoding)
+                            let info = try ImageDecoder().probe(result.image.data)
+                            return max(info.width, info.height) == side && info.width == result.image.width ? "ok" : "wrong size"
+                        }
+                        let image = try await pipeline.image(for: request)
+                        return max(image.width, image.height) == side ? "ok" : "wrong size"
+                    } catch let error as ImagePipelineError {
+                        switch error {
+                        case .dataMissingInCache where request.options.contains(.returnCacheDataDontLoad): return "missing"
+                        case .cancelled where cancels: return "cancelled"
+                        default: return "failed: \(error)"
+                        }
+                    } catch {
+                        return "failed: \(error)"
+                    }
+                }
+                group.addTask {
+                    if cancels { task.cancel() }
+                    let outcome = await task.value
+                    outcomes.withLock { $0[index] = outcome }
+                }
+            }
+        }
+        let all = outcomes.withLock { $0 }
+        #expect(all.count == 600)
+        let unexpected = all.filter { !["ok", "missing", "cancelled"].contains($0.value) }
+        #expect(unexpected.isEmpty, "\(unexpected.sorted { $0.key < $1.key }.prefix(5))")
+        #expect(all.values.filter { $0 == "ok" }.count > 300)
+        #expect(await eventually { pipeline.inFlightCount == 0 })
+    }
+}
+
 final class FinishCounter: Sendable {
     private let state = Locked<[Int: Int]>([:])
     func add(_ index: Int) { state.withLock { $0[index, default: 0] += 1 } }

@@ -128,7 +128,9 @@ extension ImagePipeline {
         graph.withLock { $0.loads[GraphKey(DiskKeys.original(request), request)]?.priority }
     }
 
-    var inFlightCount: Int { graph.withLock { $0.loads.count + $0.images.count + $0.tasks.count } }
+    var inFlightCount: Int {
+        graph.withLock { $0.loads.count + $0.images.count + $0.encodes.count + $0.diskImages.count + $0.tasks.count + $0.storing.count }
+    }
 
     static func testing(loader: any DataLoading, configure: (inout Configuration) -> Void = { _ in }) -> ImagePipeline {
         var configuration = Configuration(dataLoader: loader, imageCache: ImageCache(costLimit: 256 << 20))
