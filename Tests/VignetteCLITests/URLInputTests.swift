@@ -35,6 +35,40 @@ struct URLInputTests {
         }
     }
 
+    @Test("--cache with URLs: downloads are kept in the cache's originals/ folder, apart from the thumbnails; a second run is all hits with no download, and a changed image is made again")
+    func cacheKeepsOriginalsApart() async throws {
+        let out = try CLI.temporaryDirectory(), cache = try CLI.temporaryDirectory()
+        defer { for folder in [out, cache] { try? FileManager.default.removeItem(at: folder) } }
+        func entries(_ folder: URL) -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.count == 64 }
+        }
+        try await withServer { server in
+            let route = { (fixture: String) in
+                Route(body: try self.fixture(fixture), contentType: "image/jpeg", headers: [("Cache-Control", "max-age=3600")])
+            }
+            server.setRoute("/a.jpg", try route("baseline.jpg"))
+            server.setRoute("/b.jpg", try route("orientation-6.jpg"))
+            let urls = [server.url("/a.jpg"), server.url("/b.jpg")]
+            let arguments = ["thumbnail"] + urls + ["--size", "64", "--out", out.path, "--cache", cache.path, "--json"]
+            let first = try await CLI.run(arguments)
+            #expect(first.status == 0, "\(first.stderr)")
+            // Two thumbnails at the top, two originals in originals/: one cache cannot evict the other.
+            #expect(entries(cache).count == 2)
+            #expect(entries(cache.appendingPathComponent("originals")).count == 2)
+            let second = try await CLI.run(arguments)
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(second.stdout.components(separatedBy: "\"cached\":true").count - 1 == 2, "\(second.stdout)")
+            #expect(server.requests(for: "/a.jpg").count == 1 && server.requests(for: "/b.jpg").count == 1)
+            // Another image behind the same URL (once the original has expired): a new thumbnail.
+            server.setRoute("/a.jpg", Route(body: try fixture("alpha.png"), contentType: "image/png", headers: [("Cache-Control", "no-store")]))
+            try FileManager.default.removeItem(at: cache.appendingPathComponent("originals"))
+            let third = try await CLI.run(arguments)
+            #expect(third.status == 0, "\(third.stderr)")
+            let info = try ImageDecoder().probe(fileAt: out.appendingPathComponent("a.png").path)
+            #expect(info.hasAlpha && max(info.width, info.height) == 64)
+        }
+    }
+
     @Test("a URL that 404s: exit 1, one line naming it, the other inputs still written")
     func notFound() async throws {
         let out = try CLI.temporaryDirectory()
