@@ -1,14 +1,21 @@
+import Foundation
 import Dispatch
-import Synchronization
+import Vignette
 
-/// Runs `work` over `count` items on `jobs` threads (Dispatch's, not Swift's cooperative pool),
-/// taking items in order; stops taking new ones once `shouldStop()` says so. Returns the results
-/// by index (nil for items never started).
+/// Runs `work` over `count` items on `jobs` threads of its own, taking items in order; stops
+/// taking new ones once `shouldStop()` says so. Returns the results by index (nil for items never
+/// started).
+///
+/// Threads of its own, not Dispatch's global queues: each job waits for the pipeline's async work
+/// (`AsyncBridge`), and a waiting thread borrowed from the pool that also serves Swift's tasks
+/// would hold back the very tasks it waits for.
 enum BatchRunner {
     private final class Shared<Result: Sendable>: Sendable {
-        let next = Atomic<Int>(0)
-        let results: Mutex<[Result?]>
-        init(count: Int) { results = Mutex(Array(repeating: nil, count: count)) }
+        let next = Locked(0)
+        let results: Locked<[Result?]>
+        init(count: Int) { results = Locked(Array(repeating: nil, count: count)) }
+
+        func take() -> Int { next.withLock { next in defer { next += 1 }; return next } }
     }
 
     static func run<Result: Sendable>(
@@ -16,18 +23,21 @@ enum BatchRunner {
         _ work: @escaping @Sendable (Int) -> Result
     ) -> [Result?] {
         let shared = Shared<Result>(count: count)
-        let group = DispatchGroup()
-        for _ in 0..<max(1, min(jobs, count)) {
-            DispatchQueue.global().async(group: group) {
+        let lanes = max(1, min(jobs, count))
+        let done = DispatchSemaphore(value: 0)
+        for _ in 0..<lanes {
+            let thread = Thread {
                 while !shouldStop() {
-                    let index = shared.next.add(1, ordering: .relaxed).oldValue
+                    let index = shared.take()
                     if index >= count { break }
                     let result = work(index)
                     shared.results.withLock { $0[index] = result }
                 }
+                done.signal()
             }
+            thread.start()
         }
-        group.wait()
+        for _ in 0..<lanes { done.wait() }
         return shared.results.withLock { $0 }
     }
 }
