@@ -78,6 +78,8 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
         // A child process for the disk-cache crash test: writes entries until it is killed.
+        .target(name: "VignetteServer", dependencies: ["Vignette", "VignetteCodecs", "VignetteHTTP"]),
+        .testTarget(name: "VignetteServerTests", dependencies: ["VignetteServer"]),
         .executableTarget(name: "DataCacheWriter", dependencies: ["Vignette"], path: "Tests/DataCacheWriter"),
         .testTarget(name: "VignetteHTTPTests", dependencies: ["VignetteHTTP", "LoopbackHTTPServer"]),
         .testTarget(name: "VignetteCLITests", dependencies: ["VignetteCodecs", "VignetteCLI", "LoopbackHTTPServer"]),

@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns the path of a `local:///…` source into a file under the server's root, or refuses it.
+///
+/// The path is percent-decoded once, then joined to the root, and the result is resolved with
+/// `realpath(3)`: `..`, `.`, repeated slashes and symbolic links are all followed by the kernel's
+/// own rules before the check, so no spelling (`..%2F`, an absolute path, a link pointing out of the
+/// root) reaches a file outside it.
+public struct LocalSourceResolver: Sendable {
+    /// Why a local source was refused.
+    public enum Refusal: Error, Sendable, Equatable {
+        /// Outside the root (by `..`, an absolute path or a symbolic link), or not decodable.
+        case forbidden(String)
+        /// Inside the root, but there is no such file.
+        case notFound(String)
+    }
+
+    /// The root, resolved (`realpath`), without a trailing slash.
+    public let root: String
+
+    /// A resolver for files under `root`; nil when `root` is not an existing folder.
+    public init?(root: String) {
+        guard let resolved = LocalSourceResolver.realPath(root), LocalSourceResolver.isDirectory(resolved) else { return nil }
+        self.root = resolved == "/" ? "" : resolved
+    }
+
+    /// The file `path` (the part after `local://`, percent-encoded) names under the root.
+    public func resolve(_ path: String) throws(Refusal) -> String {
+        guard let decoded = LocalSourceResolver.percentDecoded(path) else { throw .forbidden("the path is not valid percent-encoding") }
+        guard !decoded.utf8.contains(0) else { throw .forbidden("the path holds a NUL byte") }
+        let joined = root + (decoded.hasPrefix("/") ? "" : "/") + decoded
+        guard let resolved = LocalSourceResolver.realPath(joined) else {
+            // Missing: but refuse a missing path that is already outside by its spelling, so the
+            // answer does not reveal what exists outside the root.
+            throw lexicallyInside(joined) ? .notFound(decoded) : .forbidden("the path leaves the root")
+        }
+        guard resolved == root || resolved.hasPrefix(root + "/") else { throw .forbidden("the path leaves the root") }
+        guard !LocalSourceResolver.isDirectory(resolved) else { throw .notFound(decoded) }
+        return resolved
+    }
+
+    /// Whether `path`, with `.` and `..` applied by spelling alone, stays under the root.
+    private func lexicallyInside(_ path: String) -> Bool {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." {
+                if parts.isEmpty { return false }
+                parts.removeLast()
+            } else {
+                parts.append(part)
+            }
+        }
+        return ("/" + parts.joined(separator: "/")).hasPrefix(root + "/")
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// `text` with `%XX` escapes decoded (as UTF-8); nil for a bad escape or bytes that are not UTF-8.
+    static func percentDecoded(_ text: String) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Testing
+import Vignette
+import VignetteHTTP
+import VignetteServer
+
+@Suite("Responses: format negotiation and failure statuses")
+struct ResponseTests {
+    @Test("Accept: AVIF, then WebP, then JPEG or PNG; q=0 and wildcards do not count")
+    func negotiation() {
+        let browser = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
+        #expect(FormatNegotiation(accept: browser).encoding(quality: nil) == .fixed(.avif(HEIFOptions(quality: 50))))
+        #expect(FormatNegotiation(accept: "image/webp,*/*").encoding(quality: 70) == .fixed(.webp(WebPOptions(quality: 70))))
+        #expect(FormatNegotiation(accept: "image/avif;q=0, image/webp;q=0.5").encoding(quality: nil) == .fixed(.webp(WebPOptions(quality: 80))))
+        #expect(FormatNegotiation(accept: "*/*").encoding(quality: 60) == .jpegOrPNG(quality: 60))
+        #expect(FormatNegotiation(accept: "image/*").encoding(quality: nil) == .jpegOrPNG(quality: 80))
+        #expect(FormatNegotiation(accept: nil) == FormatNegotiation(accept: ""))
+        #expect(FormatNegotiation(accept: "IMAGE/AVIF ; Q=1").acceptsAVIF)
+        // Malformed parameters are ignored, not fatal: a q that is not a number counts as absent.
+        #expect(FormatNegotiation(accept: "image/avif;q=abc,;;,=,image/webp;q").acceptsWebP)
+    }
+
+    @Test("pipeline failures map to the documented statuses", arguments: [
+        (ImagePipelineError.decodingFailed(ImagingError(.limitExceeded, "x")), 413),
+        (.decodingFailed(ImagingError(.unsupportedFormat, "x")), 415),
+        (.decodingFailed(ImagingError(.corruptData, "x")), 422),
+        (.decodingFailed(ImagingError(.truncatedData, "x")), 422),
+        (.dataLoadingFailed(ImagingError(.io, "no such file")), 404),
+        (.dataLoadingFailed(HTTPLoadingError(.badStatus, url: "u", statusCode: 404, message: "m")), 404),
+        (.dataLoadingFailed(HTTPLoadingError(.badStatus, url: "u", statusCode: 500, message: "m")), 502),
+        (.dataLoadingFailed(HTTPLoadingError(.connectionFailed, url: "u", message: "m")), 502),
+        (.dataLoadingFailed(HTTPLoadingError(.timedOut, url: "u", message: "m")), 504),
+        (.dataLoadingFailed(HTTPLoadingError(.responseTooLarge, url: "u", message: "m")), 413),
+        (.encodingFailed(ImagingError(.invalidArgument, "x")), 400),
+        (.cancelled, 503),
+    ])
+    func statuses(error: ImagePipelineError, status: Int) {
+        let failure = ServerFailure(error)
+        #expect(failure.status == status)
+        // The body never carries the library's message or a path.
+        #expect(!failure.reason.contains("x") || failure.reason.contains("ex"))
+        #expect(!failure.reason.contains("/") && !failure.reason.contains("no such file"))
+    }
+}
