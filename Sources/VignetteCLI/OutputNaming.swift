@@ -22,6 +22,9 @@ struct OutputTemplate: ExpressibleByArgument {
         text = argument
     }
 
+    /// How `--help` shows the default: the template itself.
+    var defaultValueDescription: String { text }
+
     static func isValid(_ text: String) -> Bool {
         guard !text.isEmpty, !text.contains("/"), text.contains("{name}") else { return false }
         var rest = Substring(text)

@@ -60,6 +60,14 @@ struct ThumbnailCommandTests {
         #expect(!written.contains { $0.hasSuffix(".partial") })
     }
 
+    @Test("--help shows each default as it is typed (the --name template, not a Swift value)")
+    func help() async throws {
+        let result = try await CLI.run(["thumbnail", "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("(default: {name}.{ext})"), "\(result.stdout)")
+        #expect(!result.stdout.contains("OutputTemplate"))
+    }
+
     @Test("--json reports each input and the totals")
     func json() async throws {
         let out = try CLI.temporaryDirectory()
