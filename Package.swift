@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Vignette", targets: ["Vignette"]),
         .library(name: "VignetteCodecs", targets: ["VignetteCodecs"]),
         .library(name: "VignetteHTTP", targets: ["VignetteHTTP"]),
+        .library(name: "VignetteServer", targets: ["VignetteServer"]),
         .executable(name: "vignette", targets: ["VignetteCLI"]),
     ],
     dependencies: [
@@ -16,6 +17,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .systemLibrary(
@@ -54,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "VignetteCLI",
             dependencies: [
-                "Vignette", "VignetteHTTP",
+                "Vignette", "VignetteHTTP", "VignetteServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -78,11 +82,31 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
         // A child process for the disk-cache crash test: writes entries until it is killed.
-        .target(name: "VignetteServer", dependencies: ["Vignette", "VignetteCodecs", "VignetteHTTP"]),
-        .testTarget(name: "VignetteServerTests", dependencies: ["VignetteServer"]),
+        .target(
+            name: "VignetteServer",
+            dependencies: [
+                "Vignette", "VignetteCodecs", "VignetteHTTP", "CVips",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
+            name: "VignetteServerTests",
+            dependencies: [
+                "VignetteServer", "LoopbackHTTPServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         .executableTarget(name: "DataCacheWriter", dependencies: ["Vignette"], path: "Tests/DataCacheWriter"),
         .testTarget(name: "VignetteHTTPTests", dependencies: ["VignetteHTTP", "LoopbackHTTPServer"]),
-        .testTarget(name: "VignetteCLITests", dependencies: ["VignetteCodecs", "VignetteCLI", "LoopbackHTTPServer"]),
+        .testTarget(
+            name: "VignetteCLITests",
+            dependencies: [
+                "VignetteCodecs", "VignetteCLI", "LoopbackHTTPServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
         // An HTTP/1.1 server on 127.0.0.1 for the tests: ranges, validators, stalls, cut-offs, dribbling.
         .target(
             name: "LoopbackHTTPServer",

@@ -36,6 +36,14 @@ extension ImagePipeline {
         }
     }
 
+    /// The key `encodedImage(for:as:)` stores `request`'s result under on disk: the image id (for
+    /// a file, its path, size and modification time), the thumbnail options, the processors'
+    /// identifiers and the encoding's id. Equal keys mean equal bytes for as long as the source is
+    /// unchanged, so a server can make its `ETag` from it without doing the work.
+    public func resultKey(for request: ImageRequest, as encoding: OutputEncoding) -> String {
+        DiskKeys.encoded(request, encoding)
+    }
+
     struct EncodeResult: Sendable {
         let image: EncodedImage
         let fromDisk: Bool

@@ -40,6 +40,8 @@ public final class Admission: Sendable {
     public var running: Int { state.withLock { $0.running } }
     /// Requests waiting for a slot now.
     public var waiting: Int { state.withLock { $0.waiting.count } }
+    /// Whether a request arriving now would be refused: every slot taken and the queue full.
+    public var isSaturated: Bool { state.withLock { $0.running >= maxRunning && $0.waiting.count >= maxWaiting } }
 
     /// Runs `body` once a slot is free; throws `Refusal.overloaded` at once when the queue is
     /// full, `Refusal.cancelled` when the task is cancelled while waiting.

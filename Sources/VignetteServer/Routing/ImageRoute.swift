@@ -1,0 +1,96 @@
+import Hummingbird
+import Logging
+import Vignette
+
+extension ThumbnailServer {
+    /// Answers an image URL: parse and check the URL (400, 403), resolve the source (403, 404),
+    /// answer 304 when `If-None-Match` names the result's tag (no work at all), else wait for a
+    /// processing slot (503 when the queue is full) and get the encoded result from the pipeline
+    /// within the request timeout (504).
+    func respond(to request: Request) async -> Response {
+        let started = ContinuousClock.now
+        metrics.inFlight(1)
+        defer { metrics.inFlight(-1) }
+        let response: Response
+        do {
+            response = try await image(for: request)
+        } catch {
+            let failure = ThumbnailServer.failure(for: error)
+            if failure.status >= 500 {
+                logger.warning("image request failed", metadata: ["path": "\(request.uri.path)", "status": "\(failure.status)", "error": "\(error)"])
+            }
+            var answer = ThumbnailServer.text(failure.status, failure.reason, maxAge: configuration.errorCacheMaxAge)
+            if failure.status == 503 { answer.headers[.retryAfter] = "1" }
+            response = answer
+        }
+        metrics.responded(status: response.status.code, after: ContinuousClock.now - started)
+        return response
+    }
+
+    private func image(for request: Request) async throws -> Response {
+        let order = try urls.order(for: request.uri.path)
+        let resolved = try await sources.resolve(order.source)
+        let imageRequest = ImageRequest(source: resolved.source, processors: order.processors, thumbnail: order.thumbnail)
+        let (encoding, negotiated) = try order.encoding(accept: request.headers[.accept])
+        let tag = EntityTag(resultKey: pipeline.resultKey(for: imageRequest, as: encoding))
+
+        var headers: HTTPFields = [.eTag: tag.value, .cacheControl: "public, max-age=\(configuration.cacheMaxAge)"]
+        if negotiated { headers[.vary] = "Accept" }
+        if let modified = resolved.modified { headers[.lastModified] = HTTPDate.format(modified) }
+        if tag.matches(ifNoneMatch: request.headers[.ifNoneMatch]) {
+            return Response(status: .notModified, headers: headers)
+        }
+        let pipeline = pipeline
+        let result = try await admission.run {
+            try await ThumbnailServer.within(configuration.requestTimeout) {
+                try await pipeline.encodedImage(for: imageRequest, as: encoding)
+            }
+        }
+        let image = result.image
+        headers[.contentType] = ThumbnailServer.mediaType(image.format)
+        headers[.contentLength] = String(image.data.count)
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.data)))
+    }
+
+    /// The failure to answer for `error`.
+    static func failure(for error: any Error) -> ServerFailure {
+        switch error {
+        case let failure as ServerFailure: failure
+        case Admission.Refusal.overloaded: .overloaded
+        case Admission.Refusal.cancelled: ServerFailure(status: 503, "the request was stopped")
+        case is TimedOut: ServerFailure(status: 504, "the image took too long")
+        case let error as ImagePipelineError: ServerFailure(error)
+        default: ServerFailure(status: 500, "the image could not be made")
+        }
+    }
+
+    struct TimedOut: Error {}
+
+    /// `body`'s result, or `TimedOut` once `limit` has passed (then `body` is cancelled: shared
+    /// work stops when no other request waits for it).
+    static func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else { throw TimedOut() }
+            return value
+        }
+    }
+
+    static func mediaType(_ format: ImageFormat) -> String {
+        switch format {
+        case .jpeg: "image/jpeg"
+        case .png: "image/png"
+        case .webp: "image/webp"
+        case .avif: "image/avif"
+        case .heic: "image/heic"
+        case .gif: "image/gif"
+        case .tiff: "image/tiff"
+        default: "application/octet-stream"
+        }
+    }
+}

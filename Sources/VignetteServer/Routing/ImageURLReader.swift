@@ -1,0 +1,119 @@
+import Vignette
+
+/// Reads an image URL's path into an `ImageOrder`: imgproxy's format, signature checked.
+///
+/// `/%signature/%options/%base64url_source.%extension` (the base64 may be split by `/`) or
+/// `/%signature/%options/plain/%percent_encoded_source@%extension`; the extension is optional.
+/// Option segments are `name:args`; the first segment without a `:` starts the source.
+struct ImageURLReader: Sendable {
+    let signature: URLSignature?
+    let options: OptionParser
+
+    init(configuration: ServerConfiguration) {
+        if let key = configuration.signatureKey {
+            signature = URLSignature(keyHex: key, saltHex: configuration.signatureSalt ?? "")
+        } else {
+            signature = nil
+        }
+        options = OptionParser(presets: configuration.presets)
+    }
+
+    /// Whether a key was configured but could not be read (the server refuses to start then).
+    static func hasBadKey(_ configuration: ServerConfiguration) -> Bool {
+        guard let key = configuration.signatureKey else { return false }
+        return URLSignature(keyHex: key, saltHex: configuration.signatureSalt ?? "") == nil
+    }
+
+    /// The parsed URL: its options applied over the `default` preset, and its source.
+    func parse(_ path: String) throws(ServerFailure) -> (options: ProcessingOptions, source: String) {
+        guard path.utf8.count <= 16_384 else { throw .badRequest("the URL is too long") }
+        guard path.hasPrefix("/") else { throw .badRequest("the URL must start with /") }
+        let rest = path.dropFirst()
+        guard let slash = rest.firstIndex(of: "/") else { throw .badRequest("the URL has no options or source") }
+        let signed = rest[slash...]
+        try check(signature: rest[..<slash], of: signed)
+
+        var options = ProcessingOptions()
+        if self.options.presets["default"] != nil { try self.options.applyPreset("default", to: &options, depth: 0) }
+        var segments = signed.dropFirst().split(separator: "/", omittingEmptySubsequences: false)[...]
+        while let segment = segments.first, segment.contains(":"), segment != "plain" {
+            try self.options.apply(segment, to: &options)
+            segments = segments.dropFirst()
+        }
+        guard let first = segments.first, !first.isEmpty else { throw .badRequest("the URL has no source") }
+        let source: String
+        var fileExtension: Substring?
+        if first == "plain" {
+            var plain = segments.dropFirst().joined(separator: "/")[...]
+            if let at = plain.lastIndex(of: "@") {
+                fileExtension = plain[plain.index(after: at)...]
+                plain = plain[..<at]
+            }
+            guard let decoded = LocalSourceResolver.percentDecoded(String(plain)), !decoded.isEmpty else {
+                throw .badRequest("the source is not valid percent-encoding")
+            }
+            source = decoded
+        } else if first == "enc" {
+            throw .badRequest("encrypted sources are not supported")
+        } else {
+            var encoded = segments.joined()[...]
+            if let dot = encoded.lastIndex(of: ".") {
+                fileExtension = encoded[encoded.index(after: dot)...]
+                encoded = encoded[..<dot]
+            }
+            guard let bytes = Base64URL.decode(encoded), let decoded = String(validating: bytes, as: UTF8.self), !decoded.isEmpty else {
+                throw .badRequest("the source is not valid base64url")
+            }
+            source = decoded
+        }
+        if let fileExtension, !fileExtension.isEmpty { options.format = try OptionParser.format(fileExtension) }
+        guard !source.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { throw .badRequest("the source holds control characters") }
+        return (options, source)
+    }
+
+    /// The order for `path`: what to fetch and what to make of it.
+    func order(for path: String) throws(ServerFailure) -> ImageOrder {
+        let (options, source) = try parse(path)
+        return try ImageURLReader.order(options, source: source)
+    }
+
+    private func check(signature given: Substring, of signed: Substring) throws(ServerFailure) {
+        guard let signature else { return }  // no key: any segment (insecure, _) is accepted
+        guard signature.isValid(given, for: signed) else { throw .forbidden("invalid signature") }
+    }
+
+    /// What Vignette makes for `options`: the box (× dpr) as `ThumbnailOptions`, the format and
+    /// quality, a background to flatten onto. Options Vignette cannot honour yet are refused (400)
+    /// rather than ignored.
+    static func order(_ options: ProcessingOptions, source: String) throws(ServerFailure) -> ImageOrder {
+        if options.sharpen > 0 { throw .badRequest("sharpen is not supported by this server yet") }
+        if options.rotate != 0 { throw .badRequest("rotate is not supported by this server yet") }
+        if options.extend { throw .badRequest("extend is not supported by this server yet") }
+        let maxSide = ProcessingOptions.maxSide
+        func scaled(_ side: Int) -> Int { min(maxSide, Int((Double(side) * options.dpr).rounded())) }
+        var width = scaled(options.width), height = scaled(options.height)
+        var fit: ThumbnailOptions.Fit
+        switch options.resizingType {
+        case .fit, .auto: fit = .inside
+        case .fill, .fillDown: fit = .cover
+        case .force: fit = .fill
+        }
+        // A side of 0 follows from the other and the aspect ratio: a fit inside that side alone.
+        if width == 0 || height == 0 {
+            fit = .inside
+            if width == 0 { width = maxSide }
+            if height == 0 { height = maxSide }
+        }
+        var thumbnail = ThumbnailOptions(
+            width: max(1, width), height: max(1, height), fit: fit,
+            crop: options.gravity == .smart ? .attention : .centre, allowUpscaling: options.enlarge)
+        thumbnail.blurSigma = options.blur
+        var processors: [any ImageProcessing] = []
+        if let colour = options.background {
+            processors.append(ImageProcessors.Anonymous(id: "background(\(colour.red),\(colour.green),\(colour.blue))") { image in
+                try image.flattened(red: Double(colour.red), green: Double(colour.green), blue: Double(colour.blue))
+            })
+        }
+        return ImageOrder(source: source, thumbnail: thumbnail, processors: processors, format: options.format, quality: options.quality)
+    }
+}

@@ -1,0 +1,63 @@
+import Vignette
+
+/// What `vignette serve` (and `ThumbnailServer`) listens on, what it serves and how much it takes on.
+public struct ServerConfiguration: Sendable {
+    /// The address to bind (default 127.0.0.1; 0.0.0.0 for every interface).
+    public var host: String
+    /// The port (default 8080; 0 lets the kernel pick one, which `ThumbnailServer` reports).
+    public var port: Int
+    /// The folder `local:///…` sources are read from; nil refuses local sources.
+    public var localRoot: String?
+    /// http(s) sources must start with one of these (e.g. `https://images.example.com/`); empty
+    /// allows every http(s) source that passes the address check.
+    public var allowedSourcePrefixes: [String]
+    /// Whether sources may be on loopback, private, link-local, multicast or unspecified
+    /// addresses (off by default: the server refuses them, against server-side request forgery).
+    public var allowsLocalNetworks: Bool
+    /// The URL signing key and salt, hex-encoded; nil accepts any signature segment (`insecure`).
+    public var signatureKey: String?
+    public var signatureSalt: String?
+    /// Named option strings for `preset:NAME` / `pr:NAME`, e.g. `["thumb": "rs:fill:200:200/q:70"]`.
+    public var presets: [String: String]
+    /// Images in processing at once (default: the CPU quota, `CPUBudget`).
+    public var maxConcurrentRequests: Int
+    /// Requests that may wait for a slot before the server answers 503 (default: 4 per slot).
+    public var maxWaitingRequests: Int
+    /// How long a request may take before it is answered 504 (default 30 s).
+    public var requestTimeout: Duration
+    /// `Cache-Control: max-age` of images, in seconds (default one year: the URL names the result).
+    public var cacheMaxAge: Int
+    /// `Cache-Control: max-age` of error responses, in seconds (default 10).
+    public var errorCacheMaxAge: Int
+    /// Limits on sources: bytes, pixels, frames (`DecodingLimits.untrusted` by default).
+    public var decodingLimits: DecodingLimits
+    /// A disk cache of encoded results (and of fetched originals); nil for none.
+    public var cacheFolder: String?
+    /// Bytes the disk cache may hold (default 1 GiB).
+    public var cacheSizeLimit: Int
+
+    /// The defaults described on each property.
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, localRoot: String? = nil, allowedSourcePrefixes: [String] = [],
+        allowsLocalNetworks: Bool = false, signatureKey: String? = nil, signatureSalt: String? = nil,
+        presets: [String: String] = [:]
+    ) {
+        self.host = host
+        self.port = port
+        self.localRoot = localRoot
+        self.allowedSourcePrefixes = allowedSourcePrefixes
+        self.allowsLocalNetworks = allowsLocalNetworks
+        self.signatureKey = signatureKey
+        self.signatureSalt = signatureSalt
+        self.presets = presets
+        let cores = max(1, CPUBudget.availableCores())
+        maxConcurrentRequests = cores
+        maxWaitingRequests = cores * 4
+        requestTimeout = .seconds(30)
+        cacheMaxAge = 31_536_000
+        errorCacheMaxAge = 10
+        decodingLimits = .untrusted
+        cacheFolder = nil
+        cacheSizeLimit = 1 << 30
+    }
+}

@@ -1,0 +1,98 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import Vignette
+import VignetteHTTP
+
+/// An imgproxy-compatible thumbnail server on Vignette's pipeline (Hummingbird 2): image URLs in
+/// imgproxy's format, `/health`, `/ready` and Prometheus text at `/metrics`.
+///
+/// Every image request goes through one `ImagePipeline` (equal concurrent requests share one
+/// source fetch, one decode and one encode; results are cached in memory as encoded bytes and on
+/// disk when a cache folder is configured) behind an `Admission` (at most
+/// `maxConcurrentRequests` in processing, `maxWaitingRequests` waiting, 503 past that).
+public final class ThumbnailServer: Sendable {
+    /// What it was made with.
+    public let configuration: ServerConfiguration
+    /// The pipeline every image request goes through.
+    public let pipeline: ImagePipeline
+    /// The metrics served at `/metrics`.
+    public let metrics: ServerMetrics
+    let admission: Admission
+    let sources: SourceResolver
+    let urls: ImageURLReader
+    let logger: Logger
+
+    /// A server for `configuration`, logging to `logger`.
+    /// - Throws: `ImagingError` when the cache folder cannot be created, the local root is not a
+    ///   folder, or the signing key or salt is not hex.
+    public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "vignette.server")) throws {
+        if ImageURLReader.hasBadKey(configuration) {
+            throw ImagingError(.invalidArgument, "the signing key and salt must be hex, and the key not empty")
+        }
+        if let root = configuration.localRoot, LocalSourceResolver(root: root) == nil {
+            throw ImagingError(.invalidArgument, "the local root \(root) is not a folder")
+        }
+        self.configuration = configuration
+        self.logger = logger
+        metrics = ServerMetrics()
+        admission = Admission(maxRunning: configuration.maxConcurrentRequests, maxWaiting: configuration.maxWaitingRequests)
+        sources = SourceResolver(configuration: configuration)
+        urls = ImageURLReader(configuration: configuration)
+        var loaderConfiguration = HTTPDataLoader.Configuration(maximumResponseSize: configuration.decodingLimits.maxInputBytes)
+        // No redirects: each hop would need its own address check (server-side request forgery).
+        loaderConfiguration.maximumRedirects = 0
+        var pipelineConfiguration = ImagePipeline.Configuration(
+            dataLoader: HTTPDataLoader(configuration: loaderConfiguration), imageCache: nil,
+            dataCache: try configuration.cacheFolder.map { try DataCache(path: $0, sizeLimit: configuration.cacheSizeLimit) },
+            dataCachePolicy: .storeEncodedImages, decodingLimits: configuration.decodingLimits)
+        pipelineConfiguration.logger = logger
+        pipelineConfiguration.metricsFactory = metrics.metricsFactory
+        pipeline = ImagePipeline(configuration: pipelineConfiguration)
+    }
+
+    /// The Hummingbird application: bind it and run it (`runService()`), or hand it to your own
+    /// `ServiceGroup`. `onRunning` receives the bound port (useful with port 0).
+    public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        let router = Router(context: BasicRequestContext.self)
+        router.get("/health") { _, _ in "ok\n" }
+        router.get("/ready") { [admission] _, _ -> Response in
+            let ready = !admission.isSaturated
+            return ThumbnailServer.text(ready ? 200 : 503, ready ? "ready" : "overloaded")
+        }
+        router.get("/metrics") { [metrics] _, _ -> Response in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
+        }
+        router.get("**") { [self] request, _ in await respond(to: request) }
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vignette"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+
+    /// Runs until SIGTERM or SIGINT: then stops accepting, lets the requests in flight finish (up
+    /// to `shutdownTimeout`), writes the disk cache's staged entries, and returns.
+    public func run(shutdownTimeout: Duration = .seconds(10), onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [application(onRunning: onRunning)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = shutdownTimeout
+        try await ServiceGroup(configuration: groupConfiguration).run()
+        await pipeline.flushDiskCache()
+    }
+
+    /// A short text response (errors, health), never cached long.
+    static func text(_ status: Int, _ body: String, maxAge: Int = 0) -> Response {
+        var headers: HTTPFields = [.contentType: "text/plain; charset=utf-8", .cacheControl: "max-age=\(maxAge)"]
+        headers[.contentLength] = String(body.utf8.count + 1)
+        return Response(status: HTTPResponse.Status(code: status), headers: headers,
+                        body: ResponseBody(byteBuffer: ByteBuffer(string: body + "\n")))
+    }
+}

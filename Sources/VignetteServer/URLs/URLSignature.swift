@@ -1,0 +1,128 @@
+internal import CVips
+
+/// imgproxy's URL signature: `base64url(HMAC-SHA256(key, salt + path))` without padding, where
+/// `path` is everything after the signature segment, leading `/` included; key and salt are given
+/// hex-encoded. GLib's `g_hmac` (SHA-256) computes it; it is already linked through libvips.
+public struct URLSignature: Sendable {
+    private let key: [UInt8]
+    private let salt: [UInt8]
+
+    /// A signer for hex `key` and `salt`; nil when either is not hex (an odd length, a non-hex
+    /// character) or the key is empty.
+    public init?(keyHex: String, saltHex: String) {
+        guard let key = URLSignature.bytes(hex: keyHex), !key.isEmpty, let salt = URLSignature.bytes(hex: saltHex) else { return nil }
+        self.key = key
+        self.salt = salt
+    }
+
+    /// The signature of `path` (base64url, no padding).
+    public func signature(of path: Substring) -> String {
+        let digest = hmac(Array(path.utf8))
+        return Base64URL.encode(digest)
+    }
+
+    /// Whether `signature` is `path`'s (its canonical base64url, padding optional), compared in
+    /// constant time. Non-canonical spellings of the same bytes (other unused low bits in the
+    /// last character) are refused.
+    public func isValid(_ signature: Substring, for path: Substring) -> Bool {
+        var trimmed = signature
+        while trimmed.hasSuffix("=") { trimmed = trimmed.dropLast() }
+        let given = Array(trimmed.utf8)
+        let expected = Array(Base64URL.encode(hmac(Array(path.utf8))).utf8)
+        guard given.count == expected.count else { return false }
+        var difference: UInt8 = 0
+        for (a, b) in zip(given, expected) { difference |= a ^ b }
+        return difference == 0
+    }
+
+    private func hmac(_ message: [UInt8]) -> [UInt8] {
+        guard let hmac = key.withUnsafeBufferPointer({ g_hmac_new(G_CHECKSUM_SHA256, $0.baseAddress, gsize($0.count)) }) else { return [] }
+        defer { g_hmac_unref(hmac) }
+        salt.withUnsafeBufferPointer { g_hmac_update(hmac, $0.baseAddress, gssize($0.count)) }
+        message.withUnsafeBufferPointer { g_hmac_update(hmac, $0.baseAddress, gssize($0.count)) }
+        var digest = [UInt8](repeating: 0, count: 32)
+        var length = gsize(32)
+        digest.withUnsafeMutableBufferPointer { g_hmac_get_digest(hmac, $0.baseAddress, &length) }
+        return Array(digest.prefix(Int(length)))
+    }
+
+    static func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+
+    private static func nibble(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
+
+/// URL-safe base64 (RFC 4648 §5): `-` and `_` for `+` and `/`; padding optional when decoding.
+public enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// `bytes` encoded, without padding.
+    public static func encode(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index < bytes.count {
+            let chunk = bytes[index..<min(index + 3, bytes.count)]
+            let value = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (16 - 8 * $1.offset) }
+            for position in 0..<(chunk.count + 1) { out.append(alphabet[Int(value >> (18 - 6 * position) & 63)]) }
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The bytes `text` encodes (URL-safe alphabet, or the standard one; padding optional); nil
+    /// for any other character or an impossible length.
+    public static func decode(_ text: Substring) -> [UInt8]? {
+        var digits: [UInt8] = []
+        digits.reserveCapacity(text.utf8.count)
+        var padding = 0
+        for character in text.utf8 {
+            if character == UInt8(ascii: "=") {
+                padding += 1
+                continue
+            }
+            guard padding == 0, let value = sextet(character) else { return nil }
+            digits.append(value)
+        }
+        guard digits.count % 4 != 1, padding <= 2 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count * 3 / 4)
+        var index = 0
+        while index < digits.count {
+            let chunk = digits[index..<min(index + 4, digits.count)]
+            let value = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (18 - 6 * $1.offset) }
+            for position in 0..<(chunk.count - 1) { bytes.append(UInt8(value >> (16 - 8 * position) & 0xFF)) }
+            index += 4
+        }
+        return bytes
+    }
+
+    private static func sextet(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): character - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): character - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "-"), UInt8(ascii: "+"): 62
+        case UInt8(ascii: "_"), UInt8(ascii: "/"): 63
+        default: nil
+        }
+    }
+}

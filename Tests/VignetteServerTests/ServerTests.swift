@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import Vignette
+import VignetteServer
+import LoopbackHTTPServer
+
+@Suite("vignette serve: health, metrics, images over loopback")
+struct ServerTests {
+    @Test("/health and /ready answer; /metrics is Prometheus text with the server's and the pipeline's names")
+    func operations() async throws {
+        try await RunningServer.with { running in
+            let health = try await running.get("/health")
+            #expect(health.status == 200 && String(decoding: health.body, as: UTF8.self) == "ok\n")
+            #expect(try await running.get("/ready").status == 200)
+            _ = try await running.get("/insecure/rs:fit:64:64/plain/local:///baseline.jpg@png")
+            let metrics = String(decoding: try await running.get("/metrics").body, as: UTF8.self)
+            for name in ["vignette_http_requests_total{status=\"200\"}", "vignette_http_request_duration_seconds_bucket",
+                         "vignette_in_flight", "vignette_source_fetches_total", "vignette_decodes_total",
+                         "vignette_encodes_total", "vignette_requests_total"] {
+                #expect(metrics.contains(name), "\(name) missing from:\n\(metrics)")
+            }
+        }
+    }
+
+    @Test("an image URL gives the thumbnail: status, type, length, a strong ETag, Cache-Control; If-None-Match gives 304")
+    func image() async throws {
+        try await RunningServer.with { running in
+            let reply = try await running.get("/insecure/rs:fit:100:100/plain/local:///baseline.jpg@webp")
+            #expect(reply.status == 200, "\(String(decoding: reply.body, as: UTF8.self))")
+            #expect(reply.header("Content-Type") == "image/webp")
+            #expect(reply.header("Content-Length") == String(reply.body.count))
+            let info = try ImageDecoder().probe(reply.body)
+            #expect(info.format == .webp && info.width == 100 && info.height == 75)
+            let tag = try #require(reply.header("ETag"))
+            #expect(tag.hasPrefix("\"") && !tag.hasPrefix("W/"))
+            #expect(reply.header("Cache-Control")?.contains("max-age=") == true)
+            #expect(reply.header("Vary") == nil)
+            #expect(reply.header("Last-Modified") != nil)
+            let again = try await running.get("/insecure/rs:fit:100:100/plain/local:///baseline.jpg@webp", headers: [("If-None-Match", tag)])
+            #expect(again.status == 304 && again.body.isEmpty)
+        }
+    }
+
+    @Test("without an extension the format comes from Accept, with Vary: Accept")
+    func negotiated() async throws {
+        try await RunningServer.with { running in
+            let avif = try await running.get("/_/rs:fit:64:64/plain/local:///baseline.jpg", headers: [("Accept", "image/avif,image/webp,*/*")])
+            #expect(avif.status == 200 && avif.header("Content-Type") == "image/avif" && avif.header("Vary") == "Accept")
+            let webp = try await running.get("/_/rs:fit:64:64/plain/local:///baseline.jpg", headers: [("Accept", "image/webp,*/*")])
+            #expect(webp.header("Content-Type") == "image/webp")
+            let jpeg = try await running.get("/_/rs:fit:64:64/plain/local:///baseline.jpg", headers: [("Accept", "*/*")])
+            #expect(jpeg.header("Content-Type") == "image/jpeg")
+            let png = try await running.get("/_/rs:fit:64:64/plain/local:///alpha.png", headers: [("Accept", "*/*")])
+            #expect(png.header("Content-Type") == "image/png")
+            #expect(Set([avif, webp, jpeg].compactMap { $0.header("ETag") }).count == 3)
+        }
+    }
+
+    @Test("statuses: 400 bad options, 403 outside the root and local networks, 404 missing, 415 not an image, 422 broken; short bodies")
+    func statuses() async throws {
+        try await RunningServer.with { running in
+            let cases: [(String, Int)] = [
+                ("/insecure/nonsense:1/plain/local:///baseline.jpg@png", 400),
+                ("/insecure/rs:fit:64:64/plain/local:///../Package.swift@png", 403),
+                ("/insecure/rs:fit:64:64/plain/local:///missing.jpg@png", 404),
+                ("/insecure/rs:fit:64:64/plain/local:///not-an-image.txt@png", 415),
+                ("/insecure/rs:fit:64:64/plain/local:///corrupt.png@png", 422),
+                ("/insecure/rs:fit:64:64/plain/http://127.0.0.1:9/a.jpg@png", 403),
+                ("/insecure/rs:fit:64:64/plain/http://169.254.169.254/latest/meta-data@png", 403),
+            ]
+            for (path, status) in cases {
+                let reply = try await running.get(path)
+                let body = String(decoding: reply.body, as: UTF8.self)
+                #expect(reply.status == status, "\(path): \(reply.status) \(body)")
+                #expect(body.count < 120 && !body.contains(Fixtures.folder), "\(path): \(body)")
+            }
+        }
+    }
+
+    @Test("past the slots and the queue: 503 with Retry-After at once, not a hang; a source that stalls ends in 504 at the request timeout")
+    func overloaded() async throws {
+        let origin = try await LoopbackHTTPServer.start()
+        origin.setRoute("/stalled.jpg", Route(body: Array(repeating: 0, count: 1000), contentType: "image/jpeg", delivery: .stall))
+        do {
+            try await RunningServer.with({
+                $0.maxConcurrentRequests = 1
+                $0.maxWaitingRequests = 0
+                $0.allowsLocalNetworks = true
+                $0.requestTimeout = .seconds(3)
+            }) { running in
+                let stalled = Task { try await running.get("/insecure/rs:fit:32:32/plain/\(origin.url("/stalled.jpg"))@png") }
+                var saturated = false
+                for _ in 0..<5000 where !saturated {
+                    saturated = try await running.get("/ready").status == 503
+                    if !saturated { try await Task.sleep(for: .milliseconds(2)) }
+                }
+                #expect(saturated)
+                let refused = try await running.get("/insecure/rs:fit:32:32/plain/local:///orientation-3.jpg@png")
+                #expect(refused.status == 503 && refused.header("Retry-After") == "1")
+                let timedOut = try await stalled.value
+                #expect(timedOut.status == 504, "\(String(decoding: timedOut.body, as: UTF8.self))")
+                #expect(try await running.get("/insecure/rs:fit:32:32/plain/local:///orientation-3.jpg@png").status == 200)
+            }
+        } catch {
+            await origin.stop()
+            throw error
+        }
+        await origin.stop()
+    }
+}

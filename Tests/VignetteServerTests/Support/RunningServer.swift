@@ -1,0 +1,80 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import NIOHTTP1
+import ServiceLifecycle
+import Testing
+import Vignette
+import VignetteServer
+
+/// A `ThumbnailServer` listening on 127.0.0.1 (a port from the kernel) for one test, and a client.
+struct RunningServer {
+    let server: ThumbnailServer
+    let port: Int
+    let client: HTTPClient
+
+    /// What a GET gave.
+    struct Reply {
+        let status: Int
+        let headers: HTTPHeaders
+        let body: Data
+
+        func header(_ name: String) -> String? { headers.first(name: name) }
+    }
+
+    /// Runs `body` against a server made with `configure` applied to a local-root configuration
+    /// serving the repository's Fixtures/.
+    static func with(
+        _ configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: (RunningServer) async throws -> Void
+    ) async throws {
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, localRoot: Fixtures.folder)
+        configure(&configuration)
+        let server = try ThumbnailServer(configuration: configuration, logger: Logger(label: "test.server"))
+        let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+        let group = ServiceGroup(configuration: .init(
+            services: [server.application(onRunning: { port in portSink.yield(port) })], logger: Logger(label: "test.group")))
+        let running = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else {
+            running.cancel()
+            throw TestFailure("the server did not start")
+        }
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        do {
+            try await body(RunningServer(server: server, port: port, client: client))
+        } catch {
+            try? await client.shutdown()
+            await group.triggerGracefulShutdown()
+            _ = try? await running.value
+            throw error
+        }
+        try await client.shutdown()
+        await group.triggerGracefulShutdown()
+        try await running.value
+    }
+
+    /// GET `path` (as it is written: already percent-encoded) with `headers`.
+    func get(_ path: String, headers: [(String, String)] = []) async throws -> Reply {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let response = try await client.execute(request, timeout: .seconds(60))
+        let body = try await response.body.collect(upTo: 64 << 20)
+        return Reply(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+enum Fixtures {
+    /// The repository's Fixtures/ folder.
+    static var folder: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures").path
+    }
+}
