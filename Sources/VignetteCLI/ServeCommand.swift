@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Dispatch
 import Glibc
 import Logging
@@ -13,87 +14,99 @@ struct ServeCommand: ParsableCommand {
         discussion: """
             URLs: /SIGNATURE/OPTIONS/BASE64URL_SOURCE.EXT or /SIGNATURE/OPTIONS/plain/PERCENT_ENCODED_SOURCE@EXT, \
             as imgproxy documents them; sources are local:///PATH under --root and http(s) URLs (public addresses only \
-            unless --allow-local-networks). GET /health, /ready, /metrics (Prometheus text). Prints \
+            unless --allow-private-sources). GET /health, /ready, /metrics (Prometheus text). Prints \
             "listening on http://HOST:PORT" on standard error once it accepts connections. SIGTERM or SIGINT stops \
             accepting, lets requests in flight finish (up to --shutdown-timeout), writes the disk cache and exits 0. \
-            The signing key and salt may also come from VIGNETTE_KEY and VIGNETTE_SALT.
+            Each flag may also come from its environment variable (named in its help); IMGPROXY_KEY and IMGPROXY_SALT \
+            are read too, for users coming from imgproxy.
             """)
 
-    @Option(help: "The address to listen on.")
-    var host = "127.0.0.1"
+    @Option(help: ArgumentHelp("The address and port to listen on; port 0 takes any free port (env VIGNETTE_BIND).", valueName: "HOST:PORT"))
+    var bind: String?
 
-    @Option(help: "The port (0: any free port, printed once listening).")
-    var port = 8080
-
-    @Option(help: ArgumentHelp("Serve local:///PATH sources from this folder.", valueName: "DIR"))
+    @Option(help: ArgumentHelp("Serve local:///PATH sources from this folder (env VIGNETTE_ROOT).", valueName: "DIR"))
     var root: String?
 
-    @Option(name: .customLong("allow-source"), help: ArgumentHelp("Allow only http(s) sources starting with PREFIX (repeatable).", valueName: "PREFIX"))
-    var allowedSources: [String] = []
-
-    @Flag(help: "Allow sources on loopback, private and link-local addresses (refused by default).")
-    var allowLocalNetworks = false
-
-    @Option(help: ArgumentHelp("URL signing key, hex (else VIGNETTE_KEY; none: signatures are not checked).", valueName: "HEX"))
+    @Option(help: ArgumentHelp("URL signing key, hex (env VIGNETTE_KEY or IMGPROXY_KEY; none: signatures are not checked).", valueName: "HEX"))
     var key: String?
 
-    @Option(help: ArgumentHelp("URL signing salt, hex (else VIGNETTE_SALT).", valueName: "HEX"))
+    @Option(help: ArgumentHelp("URL signing salt, hex (env VIGNETTE_SALT or IMGPROXY_SALT).", valueName: "HEX"))
     var salt: String?
 
-    @Option(name: .customLong("preset"), help: ArgumentHelp("A named preset, NAME=OPTIONS (repeatable), e.g. thumb=rs:fill:200:200/q:70.", valueName: "NAME=OPTIONS"))
-    var presets: [String] = []
+    @Option(name: .customLong("allow-source"), help: ArgumentHelp("Allow only http(s) sources starting with PREFIX; repeatable (env VIGNETTE_ALLOW_SOURCE, comma-separated).", valueName: "PREFIX"))
+    var allowedSources: [String] = []
 
-    @Option(help: "Images processed at once (default: the CPU quota).")
-    var concurrency: Int?
+    @Flag(help: "Allow sources on loopback, private, link-local and other non-public addresses (env VIGNETTE_ALLOW_PRIVATE_SOURCES=1).")
+    var allowPrivateSources = false
 
-    @Option(help: "Requests that may wait for a slot before the server answers 503 (default: 4 per slot).")
-    var queue: Int?
-
-    @Option(help: ArgumentHelp("Seconds a request may take before it is answered 504.", valueName: "SECONDS"))
-    var timeout: Int = 30
-
-    @Option(help: ArgumentHelp("Keep encoded results in a disk cache in DIR.", valueName: "DIR"))
+    @Option(help: ArgumentHelp("Keep encoded results in a disk cache in DIR (env VIGNETTE_CACHE).", valueName: "DIR"))
     var cache: String?
 
-    @Option(help: ArgumentHelp("Disk cache size in MiB.", valueName: "MIB"))
-    var cacheSize: Int = 1024
+    @Option(help: ArgumentHelp("Images processed at once; default: the CPU quota (env VIGNETTE_MAX_CONCURRENCY).", valueName: "N"))
+    var maxConcurrency: Int?
 
-    @Option(help: ArgumentHelp("Cache-Control max-age of images, in seconds.", valueName: "SECONDS"))
-    var maxAge: Int = 31_536_000
+    @Option(name: .customLong("preset"), help: ArgumentHelp("A named preset, NAME=OPTIONS; repeatable, e.g. thumb=rs:fill:200:200/q:70 (env VIGNETTE_PRESET, comma-separated).", valueName: "NAME=OPTIONS"))
+    var presets: [String] = []
 
-    @Option(help: ArgumentHelp("Seconds to let requests in flight finish after SIGTERM.", valueName: "SECONDS"))
-    var shutdownTimeout: Int = 10
+    @Option(help: ArgumentHelp("Requests that may wait for a slot before the server answers 503; default: 4 per slot (env VIGNETTE_QUEUE).", valueName: "N"))
+    var queue: Int?
+
+    @Option(help: ArgumentHelp("Seconds a request may take before it is answered 504 (env VIGNETTE_TIMEOUT).", valueName: "SECONDS"))
+    var timeout: Int?
+
+    @Option(help: ArgumentHelp("Disk cache size in MiB (env VIGNETTE_CACHE_SIZE).", valueName: "MIB"))
+    var cacheSize: Int?
+
+    @Option(help: ArgumentHelp("Cache-Control max-age of images, in seconds (env VIGNETTE_MAX_AGE).", valueName: "SECONDS"))
+    var maxAge: Int?
+
+    @Option(help: ArgumentHelp("Seconds to let requests in flight finish after SIGTERM (env VIGNETTE_SHUTDOWN_TIMEOUT).", valueName: "SECONDS"))
+    var shutdownTimeout: Int?
 
     func validate() throws {
-        if !(0...65535).contains(port) { throw ValidationError("--port must be 0–65535, got \(port)") }
-        if let concurrency, !(1...1024).contains(concurrency) { throw ValidationError("--concurrency must be 1–1024, got \(concurrency)") }
-        if let queue, !(0...100_000).contains(queue) { throw ValidationError("--queue must be 0–100000, got \(queue)") }
-        if !(1...3600).contains(timeout) { throw ValidationError("--timeout must be 1–3600, got \(timeout)") }
-        if !(1...1_048_576).contains(cacheSize) { throw ValidationError("--cache-size must be 1–1048576 MiB, got \(cacheSize)") }
-        if maxAge < 0 { throw ValidationError("--max-age must not be negative") }
-        if !(0...3600).contains(shutdownTimeout) { throw ValidationError("--shutdown-timeout must be 0–3600, got \(shutdownTimeout)") }
-        for preset in presets where !preset.contains("=") { throw ValidationError("--preset takes NAME=OPTIONS, got \(preset)") }
+        _ = try settings()
+    }
+
+    /// The flags, each falling back to its environment variable, checked.
+    func settings() throws -> ServerConfiguration {
+        let environment = ServeCommand.environment
+        let bind = try ServeCommand.address(bind ?? environment("VIGNETTE_BIND") ?? "127.0.0.1:8080")
+        var configuration = ServerConfiguration(
+            host: bind.host, port: bind.port, localRoot: root ?? environment("VIGNETTE_ROOT"),
+            allowedSourcePrefixes: allowedSources.isEmpty ? ServeCommand.list(environment("VIGNETTE_ALLOW_SOURCE")) : allowedSources,
+            allowsLocalNetworks: allowPrivateSources || ServeCommand.isOn(environment("VIGNETTE_ALLOW_PRIVATE_SOURCES")),
+            signatureKey: key ?? environment("VIGNETTE_KEY") ?? environment("IMGPROXY_KEY"),
+            signatureSalt: salt ?? environment("VIGNETTE_SALT") ?? environment("IMGPROXY_SALT"))
+        for preset in presets.isEmpty ? ServeCommand.list(environment("VIGNETTE_PRESET")) : presets {
+            let parts = preset.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, !parts[0].isEmpty else { throw ValidationError("--preset takes NAME=OPTIONS, got \(preset)") }
+            configuration.presets[String(parts[0])] = String(parts[1])
+        }
+        func number(_ flag: Int?, _ variable: String, _ name: String, _ range: ClosedRange<Int>) throws -> Int? {
+            guard let value = try flag ?? environment(variable).map({ text throws -> Int in
+                guard let value = Int(text) else { throw ValidationError("\(variable) must be a number, got \(text)") }
+                return value
+            }) else { return nil }
+            guard range.contains(value) else { throw ValidationError("\(name) must be \(range.lowerBound)–\(range.upperBound), got \(value)") }
+            return value
+        }
+        if let concurrency = try number(maxConcurrency, "VIGNETTE_MAX_CONCURRENCY", "--max-concurrency", 1...1024) {
+            configuration.maxConcurrentRequests = concurrency
+        }
+        configuration.maxWaitingRequests = try number(queue, "VIGNETTE_QUEUE", "--queue", 0...100_000)
+            ?? configuration.maxConcurrentRequests * 4
+        configuration.requestTimeout = .seconds(try number(timeout, "VIGNETTE_TIMEOUT", "--timeout", 1...3600) ?? 30)
+        configuration.cacheFolder = cache ?? environment("VIGNETTE_CACHE")
+        configuration.cacheSizeLimit = (try number(cacheSize, "VIGNETTE_CACHE_SIZE", "--cache-size", 1...1_048_576) ?? 1024) << 20
+        configuration.cacheMaxAge = try number(maxAge, "VIGNETTE_MAX_AGE", "--max-age", 0...315_360_000) ?? 31_536_000
+        return configuration
     }
 
     func run() throws {
-        var configuration = ServerConfiguration(
-            host: host, port: port, localRoot: root, allowedSourcePrefixes: allowedSources,
-            allowsLocalNetworks: allowLocalNetworks,
-            signatureKey: key ?? ServeCommand.environment("VIGNETTE_KEY"),
-            signatureSalt: salt ?? ServeCommand.environment("VIGNETTE_SALT"))
-        for preset in presets {
-            let parts = preset.split(separator: "=", maxSplits: 1)
-            configuration.presets[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
-        }
-        if let concurrency { configuration.maxConcurrentRequests = concurrency }
-        configuration.maxWaitingRequests = queue ?? configuration.maxConcurrentRequests * 4
-        configuration.requestTimeout = .seconds(timeout)
-        configuration.cacheFolder = cache
-        configuration.cacheSizeLimit = cacheSize << 20
-        configuration.cacheMaxAge = maxAge
+        let configuration = try settings()
         let server = try ThumbnailServer(configuration: configuration)
-        let shutdown = Duration.seconds(shutdownTimeout)
-        let host = host
+        let shutdown = Duration.seconds(try Self.shutdownSeconds(shutdownTimeout))
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let outcome = AsyncBridge.wait { () async throws(ServeFailure) -> Void in
             do {
                 try await server.run(shutdownTimeout: shutdown) { port in
@@ -106,10 +119,35 @@ struct ServeCommand: ParsableCommand {
         if case .failure(let failure) = outcome { throw CommandFailure(failure.message) }
     }
 
+    static func shutdownSeconds(_ flag: Int?) throws -> Int {
+        let value = flag ?? environment("VIGNETTE_SHUTDOWN_TIMEOUT").flatMap { Int($0) } ?? 10
+        guard (0...3600).contains(value) else { throw ValidationError("--shutdown-timeout must be 0–3600, got \(value)") }
+        return value
+    }
+
+    /// HOST:PORT, [IPv6]:PORT, or :PORT (all interfaces).
+    static func address(_ text: String) throws -> (host: String, port: Int) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else {
+            throw ValidationError("--bind takes HOST:PORT with a port 0–65535, got \(text)")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return (host.isEmpty ? "0.0.0.0" : host, port)
+    }
+
+    static func list(_ text: String?) -> [String] {
+        (text ?? "").split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    static func isOn(_ text: String?) -> Bool {
+        ["1", "true", "yes", "on"].contains((text ?? "").lowercased())
+    }
+
     struct ServeFailure: Error {
         let message: String
     }
 
+    /// The environment variable `name`; nil when unset or empty.
     static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
         let text = String(cString: value)

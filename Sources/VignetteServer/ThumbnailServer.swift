@@ -60,22 +60,37 @@ public final class ThumbnailServer: Sendable {
     /// `ServiceGroup`. `onRunning` receives the bound port (useful with port 0).
     public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let router = Router(context: BasicRequestContext.self)
-        router.get("/health") { _, _ in "ok\n" }
-        router.get("/ready") { [admission] _, _ -> Response in
-            let ready = !admission.isSaturated
-            return ThumbnailServer.text(ready ? 200 : 503, ready ? "ready" : "overloaded")
-        }
-        router.get("/metrics") { [metrics] _, _ -> Response in
-            Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
-        }
-        router.get("**") { [self] request, _ in await respond(to: request) }
+        addRoutes(to: router)
         return Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vignette"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
+    }
+
+    /// Mounts the server's routes on `router` (a Hummingbird `Router` or `RouterGroup` of your
+    /// application) under `prefix` (e.g. "images": `/images/health`, `/images/<imgproxy URL>`):
+    /// embed the server in your own application with this server's pipeline and configuration.
+    public func addRoutes<Methods: RouterMethods>(to router: Methods, prefix: String = "") {
+        let trimmed = prefix.split(separator: "/").joined(separator: "/")
+        let group = router.group(RouterPath(trimmed))
+        let mount = trimmed.isEmpty ? "" : "/" + trimmed
+        group.get("health") { _, _ in "ok\n" }
+        group.get("ready") { [admission] _, _ -> Response in
+            let ready = !admission.isSaturated
+            return ThumbnailServer.text(ready ? 200 : 503, ready ? "ready" : "overloaded")
+        }
+        group.get("metrics") { [metrics] _, _ -> Response in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
+        }
+        group.get("**") { [self] request, context in
+            let path = request.uri.path
+            // The imgproxy path is what follows the mount point (it is what the signature covers).
+            let imagePath = mount.isEmpty || !path.hasPrefix(mount) ? path : String(path.dropFirst(mount.count))
+            return await respond(to: request, path: imagePath, logger: context.logger)
+        }
     }
 
     /// Runs until SIGTERM or SIGINT: then stops accepting, lets the requests in flight finish (up

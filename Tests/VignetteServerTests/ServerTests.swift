@@ -107,4 +107,91 @@ struct ServerTests {
         }
         await origin.stop()
     }
+
+    /// A counter's value in Prometheus text (0 when absent).
+    static func value(of metric: String, in text: String) -> Double {
+        for line in text.split(separator: "\n") where line.hasPrefix(metric + " ") {
+            return Double(line.split(separator: " ").last ?? "") ?? 0
+        }
+        return 0
+    }
+
+    @Test("50 concurrent equal requests: one source fetch, one decode, one encode (read from /metrics)")
+    func coalesced() async throws {
+        let origin = try await LoopbackHTTPServer.start()
+        let photo = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.folder + "/baseline.jpg")))
+        origin.setRoute("/photo.jpg", Route(body: photo, contentType: "image/jpeg", delivery: .dribble(chunkSize: 4096, interval: .milliseconds(20))))
+        do {
+            try await RunningServer.with({ $0.allowsLocalNetworks = true; $0.maxWaitingRequests = 100 }) { running in
+                let path = "/insecure/rs:fit:80:80/plain/\(origin.url("/photo.jpg"))@webp"
+                let replies = try await withThrowingTaskGroup(of: RunningServer.Reply.self) { group in
+                    for _ in 0..<50 { group.addTask { try await running.get(path) } }
+                    var all: [RunningServer.Reply] = []
+                    for try await reply in group { all.append(reply) }
+                    return all
+                }
+                #expect(replies.allSatisfy { $0.status == 200 })
+                #expect(Set(replies.map(\.body)).count == 1)
+                #expect(origin.requests(for: "/photo.jpg").count == 1)
+                let metrics = String(decoding: try await running.get("/metrics").body, as: UTF8.self)
+                #expect(Self.value(of: "vignette_source_fetches_total", in: metrics) == 1, "\(metrics)")
+                #expect(Self.value(of: "vignette_decodes_total", in: metrics) == 1)
+                #expect(Self.value(of: "vignette_encodes_total", in: metrics) == 1)
+                #expect(Self.value(of: "vignette_http_requests_total{status=\"200\"}", in: metrics) == 50)
+            }
+        } catch {
+            await origin.stop()
+            throw error
+        }
+        await origin.stop()
+    }
+
+    @Test("a redirect from the source is not followed (its target could be anywhere): 502, the target never asked")
+    func redirectRefused() async throws {
+        let origin = try await LoopbackHTTPServer.start()
+        origin.setRoute("/moved.jpg", .redirect(to: origin.url("/target.jpg")))
+        origin.setRoute("/target.jpg", Route(body: Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.folder + "/baseline.jpg")))))
+        do {
+            try await RunningServer.with({ $0.allowsLocalNetworks = true }) { running in
+                let reply = try await running.get("/insecure/w:50/plain/\(origin.url("/moved.jpg"))@png")
+                #expect(reply.status == 502)
+                #expect(origin.requests(for: "/target.jpg").isEmpty)
+            }
+        } catch {
+            await origin.stop()
+            throw error
+        }
+        await origin.stop()
+    }
+
+    @Test("every hostile fixture gets an error status, and the server stays up")
+    func hostileInputs() async throws {
+        let hostile = try FileManager.default.contentsOfDirectory(atPath: Fixtures.folder)
+            .filter { $0.hasPrefix("hostile-") || ["corrupt.jpg", "corrupt.png", "cut-short.jpg", "empty.jpg", "huge-declared.png", "not-an-image.txt"].contains($0) }
+        #expect(hostile.count >= 8)
+        try await RunningServer.with { running in
+            for name in hostile.sorted() {
+                let reply = try await running.get("/insecure/rs:fit:200:200/plain/local:///\(name)@png")
+                #expect((400..<500).contains(reply.status), "\(name): \(reply.status) \(String(decoding: reply.body, as: UTF8.self))")
+            }
+            #expect(try await running.get("/health").status == 200)
+            #expect(try await running.get("/insecure/rs:fit:20:20/plain/local:///baseline.jpg@png").status == 200)
+        }
+    }
+
+    @Test("mounted under a prefix in another Hummingbird application, signatures cover the path after the prefix")
+    func embedded() async throws {
+        // The server's own application mounts at the root; here the routes go under /img of a router we build.
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, localRoot: Fixtures.folder)
+        configuration.signatureKey = "0123456789abcdef"
+        configuration.signatureSalt = "00"
+        let server = try ThumbnailServer(configuration: configuration)
+        let signer = try #require(URLSignature(keyHex: "0123456789abcdef", saltHex: "00"))
+        let path = "/rs:fit:30:30/plain/local:///baseline.jpg@png"
+        let reply = try await EmbeddedApplication.get(server: server, prefix: "img", path: "/img/" + signer.signature(of: path[...]) + path)
+        #expect(reply.status == 200)
+        #expect(try ImageDecoder().probe(reply.body).width == 30)
+        #expect(try await EmbeddedApplication.get(server: server, prefix: "img", path: "/img/health").status == 200)
+        #expect(try await EmbeddedApplication.get(server: server, prefix: "img", path: "/img/_" + path).status == 403)
+    }
 }

@@ -7,17 +7,20 @@ extension ThumbnailServer {
     /// answer 304 when `If-None-Match` names the result's tag (no work at all), else wait for a
     /// processing slot (503 when the queue is full) and get the encoded result from the pipeline
     /// within the request timeout (504).
-    func respond(to request: Request) async -> Response {
+    /// `logger` is the request's (Hummingbird's, with its `hb.request.id`).
+    func respond(to request: Request, path: String, logger: Logger) async -> Response {
         let started = ContinuousClock.now
         metrics.inFlight(1)
         defer { metrics.inFlight(-1) }
         let response: Response
         do {
-            response = try await image(for: request)
+            response = try await image(for: request, path: path)
         } catch {
             let failure = ThumbnailServer.failure(for: error)
             if failure.status >= 500 {
-                logger.warning("image request failed", metadata: ["path": "\(request.uri.path)", "status": "\(failure.status)", "error": "\(error)"])
+                logger.warning("image request failed", metadata: ["path": "\(path)", "status": "\(failure.status)", "error": "\(error)"])
+            } else {
+                logger.info("image request refused", metadata: ["path": "\(path)", "status": "\(failure.status)", "reason": "\(failure.reason)"])
             }
             var answer = ThumbnailServer.text(failure.status, failure.reason, maxAge: configuration.errorCacheMaxAge)
             if failure.status == 503 { answer.headers[.retryAfter] = "1" }
@@ -27,8 +30,8 @@ extension ThumbnailServer {
         return response
     }
 
-    private func image(for request: Request) async throws -> Response {
-        let order = try urls.order(for: request.uri.path)
+    private func image(for request: Request, path: String) async throws -> Response {
+        let order = try urls.order(for: path)
         let resolved = try await sources.resolve(order.source)
         let imageRequest = ImageRequest(source: resolved.source, processors: order.processors, thumbnail: order.thumbnail)
         let (encoding, negotiated) = try order.encoding(accept: request.headers[.accept])

@@ -78,3 +78,35 @@ enum Fixtures {
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures").path
     }
 }
+
+/// A Hummingbird application of the test's own with the server's routes mounted under a prefix.
+enum EmbeddedApplication {
+    static func get(server: ThumbnailServer, prefix: String, path: String) async throws -> RunningServer.Reply {
+        let router = Router(context: BasicRequestContext.self)
+        router.get("/own") { _, _ in "the application's own route" }
+        server.addRoutes(to: router, prefix: prefix)
+        let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in portSink.yield(channel.localAddress?.port ?? 0) })
+        let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "test.embedded")))
+        let running = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw TestFailure("the application did not start") }
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let reply: RunningServer.Reply
+        do {
+            let response = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(60))
+            let body = try await response.body.collect(upTo: 64 << 20)
+            reply = RunningServer.Reply(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
+        } catch {
+            try? await client.shutdown()
+            await group.triggerGracefulShutdown()
+            throw error
+        }
+        try await client.shutdown()
+        await group.triggerGracefulShutdown()
+        try await running.value
+        return reply
+    }
+}
