@@ -1,10 +1,10 @@
 import Glibc
-import Synchronization
+import Vignette
 
 /// `12/40 [=====>      ] 3.2 img/s  ETA 8s` on standard error, redrawn in place, only when
 /// standard error is a terminal. Failure lines go through `line(_:)` so they never tear it.
 final class ProgressBar: Sendable {
-    private struct State {
+    private struct State: Sendable {
         var done = 0
         var failed = 0
         var lastDraw: ContinuousClock.Instant?
@@ -14,7 +14,8 @@ final class ProgressBar: Sendable {
     let total: Int
     let isEnabled: Bool
     private let started = ContinuousClock.now
-    private let state = Mutex(State())
+    /// The project's one lock type (ThreadSanitizer reads `Synchronization.Mutex` on Linux as racy).
+    private let state = Locked(State())
 
     init(total: Int, enabled: Bool = isatty(STDERR_FILENO) == 1) {
         self.total = total

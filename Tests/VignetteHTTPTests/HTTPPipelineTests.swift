@@ -80,8 +80,10 @@ import VignetteHTTP
                 case .progress(let completed, let total): progress.append((completed, total))
                 }
             }
-            // Progress as the bytes arrived, against the Content-Length, up to all of them.
-            #expect(progress.count >= 5)
+            // Progress as the bytes arrived, against the Content-Length, up to all of them (how many
+            // reports depends on how the reads coalesce: under ThreadSanitizer fewer, larger ones).
+            #expect(progress.count >= 2)
+            #expect((progress.first?.completed ?? 0) < Int64(original.count))
             #expect(progress.allSatisfy { $0.total == Int64(original.count) })
             #expect(progress.last?.completed == Int64(original.count))
             #expect(zip(progress, progress.dropFirst()).allSatisfy { $0.completed <= $1.completed })
