@@ -35,6 +35,7 @@ demo: release
 	  echo "== thumbnails are in $(DEMO_OUT)/, the JSON report in $(DEMO_OUT).json"
 
 test: install-deps
+	@if command -v python3 >/dev/null; then python3 Scripts/undocumented.py Sources/Vignette Sources/VignetteCodecs Sources/VignetteHTTP Sources/VignetteServer; fi
 	$(SWIFT) build --build-tests
 	Scripts/fuzz.sh --replay
 	$(SWIFT) test --skip-build --parallel

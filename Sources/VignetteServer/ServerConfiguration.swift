@@ -16,6 +16,7 @@ public struct ServerConfiguration: Sendable {
     public var allowsLocalNetworks: Bool
     /// The URL signing key and salt, hex-encoded; nil accepts any signature segment (`insecure`).
     public var signatureKey: String?
+    /// The salt, hex-encoded, put before the path when signing (nil: empty).
     public var signatureSalt: String?
     /// Named option strings for `preset:NAME` / `pr:NAME`, e.g. `["thumb": "rs:fill:200:200/q:70"]`.
     public var presets: [String: String]

@@ -53,6 +53,7 @@ struct GraphKey<Key: Hashable & Sendable>: Hashable, Sendable {
 /// The memory cache's key for a request.
 public struct ImageCacheKey: Hashable, Sendable {
     let key: ImageKey
+    /// The key of `request`'s final image: its image id, thumbnail options and processors.
     public init(request: ImageRequest) { key = ImageKey(request) }
 }
 

@@ -14,6 +14,7 @@ extension DataCache {
         /// Opaque bytes stored with `data`; nil when none were given.
         public var metadata: Data?
 
+        /// An entry of `data` with `metadata` (nil for none).
         public init(data: Data, metadata: Data? = nil) {
             self.data = data
             self.metadata = metadata

@@ -4,11 +4,15 @@
 public final class ImageCache: Sendable {
     let storage: LRUCache<ImageCacheKey, ImageContainer>
 
+    /// A cache of at most `costLimit` bytes of pixels and `countLimit` images; entries older than `ttl`
+    /// (nil: no age limit) are dropped; an image costing more than `entryCostLimit` of the limit is
+    /// not kept.
     public init(costLimit: Int = MemoryBudget.defaultImageCacheCostLimit(), countLimit: Int = .max,
                 ttl: Duration? = nil, entryCostLimit: Double = 0.1) {
         storage = LRUCache(costLimit: costLimit, countLimit: countLimit, ttl: ttl, entryCostLimit: entryCostLimit)
     }
 
+    /// The image stored under `key` (a hit refreshes its place in the LRU order); setting nil removes it.
     public subscript(key: ImageCacheKey) -> ImageContainer? {
         get { storage.value(forKey: key) }
         set {
@@ -20,13 +24,18 @@ public final class ImageCache: Sendable {
         }
     }
 
+    /// The image stored for `request`'s key (`ImageCacheKey(request:)`).
     public subscript(request: ImageRequest) -> ImageContainer? {
         get { self[ImageCacheKey(request: request)] }
         set { self[ImageCacheKey(request: request)] = newValue }
     }
 
+    /// Empties the cache.
     public func removeAll() { storage.removeAll() }
+    /// Drops least recently used images until they cost at most `cost` bytes.
     public func trim(toCost cost: Int) { storage.trim(toCost: cost) }
+    /// Bytes of pixels held.
     public var totalCost: Int { storage.totalCost }
+    /// Images held.
     public var totalCount: Int { storage.totalCount }
 }

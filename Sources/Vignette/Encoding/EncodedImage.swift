@@ -10,9 +10,12 @@ public struct EncodedImage: Sendable, Hashable {
     public let data: Data
     /// The format they are in.
     public let format: ImageFormat
+    /// The encoded image's width in pixels.
     public let width: Int
+    /// The encoded image's height in pixels.
     public let height: Int
 
+    /// Encoded bytes with their format and size.
     public init(data: Data, format: ImageFormat, width: Int, height: Int) {
         self.data = data
         self.format = format
@@ -23,6 +26,7 @@ public struct EncodedImage: Sendable, Hashable {
 
 /// Where an encoded result came from.
 public struct EncodedResponse: Sendable {
+    /// The bytes, their format and size.
     public let image: EncodedImage
     /// nil when it was made for this request (or shared with a concurrent one).
     public let cacheType: ImageResponse.CacheType?
@@ -40,6 +44,8 @@ public final class EncodedImageCache: Sendable {
         storage = LRUCache(costLimit: costLimit, countLimit: countLimit, ttl: ttl, entryCostLimit: entryCostLimit)
     }
 
+    /// The bytes stored for `request` encoded as `encoding` (a hit refreshes its place in the LRU order);
+    /// setting nil removes them.
     public subscript(request: ImageRequest, encoding: OutputEncoding) -> EncodedImage? {
         get { storage.value(forKey: EncodedImageKey(request, encoding)) }
         set {
@@ -52,8 +58,11 @@ public final class EncodedImageCache: Sendable {
         }
     }
 
+    /// Empties the cache.
     public func removeAll() { storage.removeAll() }
+    /// Bytes of encoded data held.
     public var totalCost: Int { storage.totalCost }
+    /// Entries held.
     public var totalCount: Int { storage.totalCount }
 }
 

@@ -26,8 +26,11 @@ public struct OutputEncoding: Sendable, Hashable, CustomStringConvertible {
     /// The format for `image`.
     public func format(for image: Image) -> EncodingFormat { choose(image) }
 
+    /// The id.
     public var description: String { id }
+    /// Encodings are equal when their ids are.
     public static func == (a: OutputEncoding, b: OutputEncoding) -> Bool { a.id == b.id }
+    /// Hashes the id.
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 

@@ -22,9 +22,13 @@ extension ImagePipeline {
         public var processedImageEncoding: @Sendable (Image) -> EncodingFormat
         /// Equal work is done once for concurrent requests (on by default).
         public var isCoalescingEnabled: Bool
+        /// Loads at once (default 6): file reads and downloads.
         public var loadingConcurrency: Int
+        /// Decodes at once, on the pipeline's decoding threads (default: the CPU budget, `CPUBudget`).
         public var decodingConcurrency: Int
+        /// Processor steps at once, on the processing threads (default: the CPU budget).
         public var processingConcurrency: Int
+        /// Encodes at once, on the encoding threads (default: half the CPU budget, at least 1).
         public var encodingConcurrency: Int
         /// Limits applied when decoding.
         public var decodingLimits: DecodingLimits
@@ -45,6 +49,8 @@ extension ImagePipeline {
         /// `image(for:)` never returns a preview as final.
         public var isStoringPreviewsInMemoryCache: Bool
 
+        /// A configuration with `dataLoader`, the caches and policy given, coalescing on or off, and
+        /// `decodingLimits` for every decode; the rest have the defaults their properties describe.
         public init(
             dataLoader: any DataLoading = FileDataLoader(), imageCache: ImageCache? = ImageCache(),
             dataCache: DataCache? = nil, dataCachePolicy: DataCachePolicy = .automatic,

@@ -15,6 +15,7 @@ import Logging
 /// threads (`ThreadStage`), I/O on its loading stage; each stage has a concurrency limit and a
 /// priority-ordered queue. Only final images enter the memory cache.
 public final class ImagePipeline: Sendable {
+    /// What the pipeline was made with.
     public let configuration: Configuration
 
     let loading: TaskStage
@@ -41,6 +42,8 @@ public final class ImagePipeline: Sendable {
 
     let graph = Locked(Graph())
 
+    /// A pipeline with its own stages (threads for decoding, processing, encoding and disk reads,
+    /// sized by `configuration`) and caches.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         let metrics = PipelineMetrics(factory: configuration.metricsFactory)

@@ -27,6 +27,7 @@ public enum ImagePipelineError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// What failed, with the underlying library's message.
     public var description: String {
         switch self {
         case .cancelled: "cancelled"

@@ -18,5 +18,6 @@ public protocol ImageProcessing: Sendable {
 }
 
 extension ImageProcessing where Self: Hashable {
+    /// The processor itself: its parameters are its identity.
     public var hashableIdentifier: AnyHashable { AnyHashable(self) }
 }

@@ -3,13 +3,20 @@ public enum ImageProcessors {
     /// Resizes to a box (`ThumbnailOptions.Fit` semantics: inside, cover with a crop, fill),
     /// without enlarging unless `allowUpscaling`; `vips_resize` does the work.
     public struct Resize: ImageProcessing, Hashable {
+        /// The box's width in pixels.
         public var width: Int
+        /// The box's height in pixels.
         public var height: Int
+        /// How the image meets the box: inside (aspect kept), cover (cropped to the box), fill (stretched).
         public var fit: ThumbnailOptions.Fit
+        /// What a cover fit keeps: the centre, or libvips' attention region (`vips_smartcrop`).
         public var crop: CropAnchor
+        /// Whether an image smaller than the box is enlarged.
         public var allowUpscaling: Bool
+        /// The resampling kernel `vips_resize` uses (Lanczos 3 by default).
         public var kernel: ResizeKernel
 
+        /// A resize to `width` × `height` with these settings.
         public init(width: Int, height: Int, fit: ThumbnailOptions.Fit = .inside, crop: CropAnchor = .centre,
                     allowUpscaling: Bool = false, kernel: ResizeKernel = .lanczos3) {
             self.width = width
@@ -20,12 +27,15 @@ public enum ImageProcessors {
             self.kernel = kernel
         }
 
+        /// A resize to a `size` × `size` box.
         public init(size: Int, fit: ThumbnailOptions.Fit = .inside) { self.init(width: size, height: size, fit: fit) }
 
+        /// "resize(WxH,fit,crop,up|down,kernel)", for disk-cache keys.
         public var identifier: String {
             "resize(\(width)x\(height),\(fit.rawValue),\(crop.rawValue),\(allowUpscaling ? "up" : "down"),\(kernel.rawValue))"
         }
 
+        /// The image resized into the box (`Image.resized(toFit:)`); throws `.invalidArgument` for an empty box.
         public func process(_ image: Image) throws(ImagingError) -> Image {
             var options = ThumbnailOptions(width: width, height: height, fit: fit, crop: crop, allowUpscaling: allowUpscaling)
             options.kernel = kernel
@@ -35,14 +45,18 @@ public enum ImageProcessors {
 
     /// Cuts out a rectangle (`vips_crop`).
     public struct Crop: ImageProcessing, Hashable {
+        /// The rectangle in pixels: its top-left corner and its size.
         public var x: Int, y: Int, width: Int, height: Int
+        /// A crop of the rectangle at (`x`, `y`) of `width` × `height`.
         public init(x: Int, y: Int, width: Int, height: Int) {
             self.x = x
             self.y = y
             self.width = width
             self.height = height
         }
+        /// "crop(x,y,WxH)", for disk-cache keys.
         public var identifier: String { "crop(\(x),\(y),\(width)x\(height))" }
+        /// The rectangle (`vips_crop`); throws `.invalidArgument` when it is not inside the image.
         public func process(_ image: Image) throws(ImagingError) -> Image {
             try image.cropped(x: x, y: y, width: width, height: height)
         }
@@ -50,48 +64,69 @@ public enum ImageProcessors {
 
     /// A gaussian blur (`vips_gaussblur`).
     public struct GaussianBlur: ImageProcessing, Hashable {
+        /// The gaussian's standard deviation in pixels.
         public var sigma: Double
+        /// A blur of standard deviation `sigma`.
         public init(sigma: Double) { self.sigma = sigma }
+        /// "blur(sigma)", for disk-cache keys.
         public var identifier: String { "blur(\(sigma))" }
+        /// The blurred image (`vips_gaussblur`; a sigma of 0 returns it as it is).
         public func process(_ image: Image) throws(ImagingError) -> Image { try image.blurred(sigma: sigma) }
     }
 
     /// The largest centred circle, outside transparent.
     public struct Circle: ImageProcessing, Hashable {
+        /// The circle mask.
         public init() {}
+        /// "circle", for disk-cache keys.
         public var identifier: String { "circle" }
+        /// The image with an alpha band that is transparent outside the circle.
         public func process(_ image: Image) throws(ImagingError) -> Image { try image.circleMasked() }
     }
 
     /// Corners rounded to `radius` pixels, outside transparent.
     public struct RoundedCorners: ImageProcessing, Hashable {
+        /// The corners' radius in pixels.
         public var radius: Double
+        /// Corners rounded to `radius`.
         public init(radius: Double) { self.radius = radius }
+        /// "rounded(radius)", for disk-cache keys.
         public var identifier: String { "rounded(\(radius))" }
+        /// The image with an alpha band that is transparent outside the rounded rectangle.
         public func process(_ image: Image) throws(ImagingError) -> Image { try image.roundedCorners(radius: radius) }
     }
 
     /// Applies the EXIF orientation (`vips_autorot`).
     public struct AutoOrient: ImageProcessing, Hashable {
+        /// The orientation step.
         public init() {}
+        /// "autoOrient", for disk-cache keys.
         public var identifier: String { "autoOrient" }
+        /// The image turned upright as its EXIF orientation says (`vips_autorot`).
         public func process(_ image: Image) throws(ImagingError) -> Image { try image.autoOriented() }
     }
 
     /// Draws `overlay` over the image at (`x`, `y`) (`vips_composite2`). `overlayID` names the
     /// overlay in cache keys.
     public struct Composition: ImageProcessing {
+        /// The image drawn on top.
         public var overlay: Image
+        /// Names `overlay` in cache keys (the pixels are not hashed): equal ids must mean equal overlays.
         public var overlayID: String
+        /// Where the overlay's top-left corner goes, in pixels of the image.
         public var x: Int, y: Int
+        /// `overlay`, named `overlayID`, drawn at (`x`, `y`).
         public init(overlay: Image, overlayID: String, x: Int, y: Int) {
             self.overlay = overlay
             self.overlayID = overlayID
             self.x = x
             self.y = y
         }
+        /// "composition(overlayID,x,y)", for disk-cache keys.
         public var identifier: String { "composition(\(overlayID),\(x),\(y))" }
+        /// The identifier string: the overlay is known by its id.
         public var hashableIdentifier: AnyHashable { AnyHashable(identifier) }
+        /// The image with the overlay drawn over it (`vips_composite2`, "over" blending).
         public func process(_ image: Image) throws(ImagingError) -> Image { try image.composited(with: overlay, x: x, y: y) }
     }
 
@@ -105,8 +140,11 @@ public enum ImageProcessors {
             self.id = id
             self.body = body
         }
+        /// The processor's `id`.
         public var identifier: String { id }
+        /// The processor's `id`: two Anonymous processors with one id are the same step.
         public var hashableIdentifier: AnyHashable { AnyHashable(id) }
+        /// What the closure returns for `image`; its errors are thrown as they are.
         public func process(_ image: Image) throws -> Image { try body(image) }
     }
 }

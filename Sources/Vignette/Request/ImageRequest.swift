@@ -80,10 +80,12 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         body(storage)
     }
 
+    /// Where the bytes come from; setting it reads the new source's identity (a file's `stat(2)`) once.
     public var source: Source {
         get { storage.source }
         set { mutate { $0.source = newValue } }
     }
+    /// Steps run in order over the decoded (or thumbnailed) image, on the pipeline's processing threads.
     public var processors: [any ImageProcessing] {
         get { storage.processors }
         set { mutate { $0.processors = newValue } }
@@ -93,14 +95,17 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         get { storage.thumbnail }
         set { mutate { $0.thumbnail = newValue } }
     }
+    /// How urgent the request is; work shared with other requests runs at the most urgent one's.
     public var priority: Priority {
         get { storage.priority }
         set { mutate { $0.priority = newValue } }
     }
+    /// Cache and loading switches (`Options`).
     public var options: Options {
         get { storage.options }
         set { mutate { $0.options = newValue } }
     }
+    /// Values of your own that travel with the request; the pipeline does not read them.
     public var userInfo: [String: any Sendable] {
         get { storage.userInfo }
         set { mutate { $0.userInfo = newValue } }
@@ -118,6 +123,7 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// The id caches and coalescing use for the source: `imageID` when set, else the source's id.
     public var effectiveImageID: String { storage.imageID ?? storage.sourceID }
 
+    /// The image id and the processors' identifiers, for logs.
     public var description: String {
         "ImageRequest(\(effectiveImageID), processors: [\(processors.map(\.identifier).joined(separator: ", "))])"
     }
@@ -152,29 +158,38 @@ extension ImageRequest {
     public enum Priority: Int, Sendable, Comparable, CaseIterable {
         case veryLow, low, normal, high, veryHigh
 
+        /// Orders priorities from `veryLow` to `veryHigh`.
         public static func < (a: Priority, b: Priority) -> Bool { a.rawValue < b.rawValue }
     }
 
     /// Cache and loading switches.
     public struct Options: OptionSet, Sendable, Hashable {
+        /// The option bits.
         public let rawValue: Int
+        /// Options from their bits.
         public init(rawValue: Int) { self.rawValue = rawValue }
 
+        /// Do not look in the memory caches (decoded images, encoded bytes).
         public static let disableMemoryCacheReads = Options(rawValue: 1 << 0)
+        /// Do not store the result in the memory caches.
         public static let disableMemoryCacheWrites = Options(rawValue: 1 << 1)
+        /// Do not look in the disk cache (`DataCache`).
         public static let disableDiskCacheReads = Options(rawValue: 1 << 2)
+        /// Do not store anything in the disk cache.
         public static let disableDiskCacheWrites = Options(rawValue: 1 << 3)
         /// Only what the caches hold; fail with `ImagePipelineError.dataMissingInCache` otherwise.
         public static let returnCacheDataDontLoad = Options(rawValue: 1 << 4)
         /// Skip cache reads (memory and disk) and load again; results are still stored.
         public static let reloadIgnoringCachedData = Options(rawValue: 1 << 5)
 
+        /// Neither read nor write the memory caches.
         public static let disableMemoryCache: Options = [.disableMemoryCacheReads, .disableMemoryCacheWrites]
         /// The options that change where a request's bytes come from or go: the task graph keys
         /// nodes by them too.
         static let changingHowDataIsFound: Options = [
             .disableDiskCacheReads, .disableDiskCacheWrites, .returnCacheDataDontLoad, .reloadIgnoringCachedData,
         ]
+        /// Neither read nor write the disk cache.
         public static let disableDiskCache: Options = [.disableDiskCacheReads, .disableDiskCacheWrites]
     }
 }

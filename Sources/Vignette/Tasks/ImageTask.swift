@@ -20,6 +20,7 @@ public final class ImageTask: Sendable {
         var nextStream = 0
     }
 
+    /// The request the task runs.
     public let request: ImageRequest
     private let state: Locked<State>
 
@@ -106,6 +107,7 @@ public final class ImageTask: Sendable {
         get async throws(ImagePipelineError) { try await response.image }
     }
 
+    /// The task's current priority.
     public var priority: ImageRequest.Priority { state.withLock { $0.priority } }
 
     /// Moves the task (and the shared work it waits for) to `priority`.
@@ -127,6 +129,7 @@ public final class ImageTask: Sendable {
         runner?.cancel()
     }
 
+    /// Whether `cancel()` was called.
     public var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
     /// Bytes loaded so far and expected in all (-1 when unknown).

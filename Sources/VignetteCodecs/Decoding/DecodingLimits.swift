@@ -39,6 +39,7 @@ public struct DecodingLimits: Sendable, Hashable, Codable {
     /// How damaged input is treated.
     public var failOn: FailOn
 
+    /// Limits with every budget given; `.untrusted` holds the defaults for input from outside.
     public init(
         maxPixels: Int, maxSourcePixels: Int = .max, maxMemoryBytes: Int = .max, maxInputBytes: Int,
         maxFrames: Int, failOn: FailOn

@@ -12,8 +12,10 @@ internal import CVips
 /// blocked for the whole process, so bytes in formats such as PDF, SVG-through-ImageMagick or
 /// anything only ImageMagick reads give `ImagingError.Kind.unsupportedFormat`.
 public struct ImageDecoder: Sendable {
+    /// The budget every probe and decode is checked against, from the header, before any pixel.
     public var limits: DecodingLimits
 
+    /// A decoder within `limits`.
     public init(limits: DecodingLimits = .untrusted) {
         self.limits = limits
     }

@@ -1,16 +1,26 @@
 /// An image file format, as the loader that recognised it names it.
 public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The name, lowercase ("jpeg", "png", …).
     public let rawValue: String
+    /// A format by name.
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// JPEG (libjpeg-turbo through libvips).
     public static let jpeg = ImageFormat(rawValue: "jpeg")
+    /// PNG (libspng or libpng through libvips).
     public static let png = ImageFormat(rawValue: "png")
+    /// WebP (libwebp).
     public static let webp = ImageFormat(rawValue: "webp")
+    /// HEIF with HEVC (libheif).
     public static let heic = ImageFormat(rawValue: "heic")
+    /// AVIF: HEIF with AV1 (libheif).
     public static let avif = ImageFormat(rawValue: "avif")
+    /// GIF (libvips' nsgif loader).
     public static let gif = ImageFormat(rawValue: "gif")
+    /// TIFF (libtiff through libvips).
     public static let tiff = ImageFormat(rawValue: "tiff")
 
+    /// The name.
     public var description: String { rawValue }
 
     /// The usual file name extension, without the dot.

@@ -1,22 +1,29 @@
 /// A width and a height in pixels.
 public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
+    /// A size of `width` × `height` pixels.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
+    /// "WxH".
     public var description: String { "\(width)x\(height)" }
 }
 
 /// What the header of an image says, read without decoding pixels.
 public struct ImageInfo: Sendable, Hashable, Codable {
+    /// The format the loader recognised (refined from libvips' loader name: AVIF vs HEIC).
     public var format: ImageFormat
     /// Width as stored, before the EXIF orientation is applied.
     public var width: Int
     /// Height as stored, before the EXIF orientation is applied.
     public var height: Int
+    /// Channels per pixel, alpha included (1 grey … 4 RGBA; 4 or 5 for CMYK).
     public var bands: Int
+    /// Whether one of the bands is alpha.
     public var hasAlpha: Bool
     /// EXIF orientation, 1 (upright) to 8.
     public var orientation: Int

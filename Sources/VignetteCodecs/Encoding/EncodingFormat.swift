@@ -2,6 +2,7 @@
 public struct JPEGOptions: Sendable, Hashable, Codable {
     /// 1–100.
     public var quality: Int
+    /// Whether scans are written progressively (coarse first), as `vips_jpegsave`'s `interlace`.
     public var progressive: Bool
     /// Keep EXIF, ICC, XMP and IPTC metadata; stripped when false.
     public var keepMetadata: Bool
@@ -9,6 +10,7 @@ public struct JPEGOptions: Sendable, Hashable, Codable {
     /// libvips and Pillow (and so in the benchmarks against them).
     public var optimizeCoding: Bool
 
+    /// JPEG settings: quality 80, baseline, metadata stripped, standard Huffman tables by default.
     public init(quality: Int = 80, progressive: Bool = false, keepMetadata: Bool = false, optimizeCoding: Bool = false) {
         self.quality = quality
         self.progressive = progressive
@@ -21,8 +23,10 @@ public struct JPEGOptions: Sendable, Hashable, Codable {
 public struct PNGOptions: Sendable, Hashable, Codable {
     /// zlib level, 0–9.
     public var compression: Int
+    /// Keep EXIF, ICC and XMP metadata; stripped when false.
     public var keepMetadata: Bool
 
+    /// PNG settings: zlib level 6, metadata stripped, by default.
     public init(compression: Int = 6, keepMetadata: Bool = false) {
         self.compression = compression
         self.keepMetadata = keepMetadata
@@ -33,12 +37,14 @@ public struct PNGOptions: Sendable, Hashable, Codable {
 public struct WebPOptions: Sendable, Hashable, Codable {
     /// 0–100: for lossy, visual quality; for lossless, how hard to compress.
     public var quality: Int
+    /// Whether the encode is lossless (`WebPConfig.lossless`).
     public var lossless: Bool
     /// libwebp `method`: 0 (fastest) to 6 (smallest).
     public var effort: Int
     /// Quality of the alpha plane, 0–100.
     public var alphaQuality: Int
 
+    /// WebP settings: quality 80, lossy, method 4, alpha quality 100 by default.
     public init(quality: Int = 80, lossless: Bool = false, effort: Int = 4, alphaQuality: Int = 100) {
         self.quality = quality
         self.lossless = lossless
@@ -49,6 +55,7 @@ public struct WebPOptions: Sendable, Hashable, Codable {
 
 /// HEIC (x265) and AVIF (aom) settings for libheif's encoders.
 public struct HEIFOptions: Sendable, Hashable, Codable {
+    /// The chroma subsampling of the coded image: 4:2:0 (half resolution) or 4:4:4 (full).
     public enum Chroma: String, Sendable, Hashable, Codable, CaseIterable {
         case yuv420 = "420"
         case yuv444 = "444"
@@ -56,7 +63,9 @@ public struct HEIFOptions: Sendable, Hashable, Codable {
 
     /// 0–100.
     public var quality: Int
+    /// Whether the encode is lossless (libheif's `heif_encoder_set_lossless`).
     public var lossless: Bool
+    /// The chroma subsampling.
     public var chroma: Chroma
     /// Encoder speed from 0 (slowest) to 9 (fastest). For x265 this picks a preset (`placebo` …
     /// `ultrafast`, 3 is libheif's default `slow`); for aom it is the `speed` parameter. The
@@ -66,6 +75,7 @@ public struct HEIFOptions: Sendable, Hashable, Codable {
     /// against 5.1 s, 133 KB, 38.5 dB at 4.
     public var speed: Int
 
+    /// HEIC or AVIF settings: quality 50, 4:2:0, speed 9, by default.
     public init(quality: Int = 50, lossless: Bool = false, chroma: Chroma = .yuv420, speed: Int = 9) {
         self.quality = quality
         self.lossless = lossless

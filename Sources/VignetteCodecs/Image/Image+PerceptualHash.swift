@@ -1,7 +1,9 @@
 /// A 64-bit difference hash (dHash): similar images have hashes a small Hamming distance apart.
 public struct PerceptualHash: Sendable, Hashable, CustomStringConvertible {
+    /// The 64 bits: one per comparison of horizontally adjacent pixels of a 9×8 grey reduction.
     public let value: UInt64
 
+    /// A hash from its bits.
     public init(value: UInt64) { self.value = value }
 
     /// The number of differing bits: 0 is identical, ≤ 5 is "looks the same".
@@ -9,6 +11,7 @@ public struct PerceptualHash: Sendable, Hashable, CustomStringConvertible {
         (value ^ other.value).nonzeroBitCount
     }
 
+    /// The 16 hex digits.
     public var description: String {
         let hex = String(value, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex

@@ -3,13 +3,16 @@ internal import CVips
 
 /// Interleaved 8-bit pixels copied out of an image.
 public struct PixelBuffer: Sendable, Equatable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
     /// 1 (grey), 2 (grey + alpha), 3 (RGB) or 4 (RGBA).
     public let bands: Int
     /// `width × height × bands` bytes, row after row.
     public let bytes: [UInt8]
 
+    /// A buffer of `bytes`, which must hold `width × height × bands` bytes, row after row.
     public init(width: Int, height: Int, bands: Int, bytes: [UInt8]) {
         self.width = width
         self.height = height

@@ -12,6 +12,7 @@ public final class ImagingCancellation: @unchecked Sendable {
     /// [0]: stop asked; [1]: libvips was told to stop.
     private let flag: UnsafeMutablePointer<Int32>
 
+    /// A cancellation not yet asked for.
     public init() {
         flag = .allocate(capacity: 2)
         flag.initialize(repeating: 0, count: 2)
@@ -22,6 +23,7 @@ public final class ImagingCancellation: @unchecked Sendable {
     /// Asks the computation to stop.
     public func cancel() { vgn_atomic_set(flag) }
 
+    /// Whether `cancel()` was called.
     public var isCancelled: Bool { vgn_atomic_get(flag) != 0 }
 
     /// Whether libvips stopped a computation because of it (a seam for tests).

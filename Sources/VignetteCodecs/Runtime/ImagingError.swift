@@ -33,14 +33,18 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
         case cancelled
     }
 
+    /// What went wrong, to branch on.
     public let kind: Kind
+    /// The C library's message (or Vignette's), one line.
     public let message: String
 
+    /// An error of `kind` saying `message`.
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = ImagingError.oneLine(message)
     }
 
+    /// The message.
     public var description: String { message }
 
     static func oneLine(_ text: String) -> String {

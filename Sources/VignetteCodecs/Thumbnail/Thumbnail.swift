@@ -10,6 +10,7 @@ public enum ThumbnailRoute: Sendable, Hashable, CustomStringConvertible {
     /// libvips' `vips_thumbnail` did the work.
     case vipsThumbnail
 
+    /// The route in words, for logs and `vignette info`.
     public var description: String {
         switch self {
         case .embeddedThumbnail(let kind): "embedded \(kind) thumbnail"
@@ -26,5 +27,6 @@ public struct Thumbnail: Sendable {
     public let image: Image
     /// What the source's header said.
     public let source: ImageInfo
+    /// Which decoding route made it.
     public let route: ThumbnailRoute
 }

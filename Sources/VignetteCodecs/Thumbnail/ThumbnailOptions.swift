@@ -21,8 +21,11 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
         case vipsThumbnail
     }
 
+    /// The box's width in pixels, 1–100000.
     public var width: Int
+    /// The box's height in pixels, 1–100000.
     public var height: Int
+    /// How the image meets the box.
     public var fit: Fit
     /// Which window `cover` keeps.
     public var crop: CropAnchor
@@ -30,7 +33,9 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
     public var allowUpscaling: Bool
     /// Whether the EXIF orientation is applied (`vips_autorot`).
     public var autoOrient: Bool
+    /// The resampling kernel of the final resize (Lanczos 3 by default).
     public var kernel: ResizeKernel
+    /// Who makes the thumbnail: Vignette's own shrink-on-load plan, or libvips' `vips_thumbnail`.
     public var method: Method
     /// Whether an embedded thumbnail (HEIF thumbnail item, JPEG EXIF thumbnail) is used when it is
     /// at least as big as the thumbnail to make and has the image's aspect ratio.
@@ -39,6 +44,7 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
     /// (`vips_gaussblur`); 0 is none.
     public var blurSigma: Double = 0
 
+    /// Options for a `width` × `height` box; the others have the defaults their properties describe.
     public init(
         width: Int, height: Int, fit: Fit = .inside, crop: CropAnchor = .centre,
         allowUpscaling: Bool = false, autoOrient: Bool = true, kernel: ResizeKernel = .lanczos3,

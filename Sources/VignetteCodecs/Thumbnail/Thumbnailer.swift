@@ -16,9 +16,12 @@ internal import CVips
 /// 3. a full decode and `vips_resize` for formats without shrink-on-load;
 /// or libvips' own `vips_thumbnail` when `ThumbnailOptions.method` is `.vipsThumbnail`.
 public struct Thumbnailer: Sendable {
+    /// What to make: the box, fit, crop, orientation, kernel, route, blur.
     public var options: ThumbnailOptions
+    /// The budget each source is checked against from its header.
     public var limits: DecodingLimits
 
+    /// A thumbnailer making `options` within `limits`.
     public init(options: ThumbnailOptions, limits: DecodingLimits = .untrusted) {
         self.options = options
         self.limits = limits

@@ -7,6 +7,7 @@ public struct FormatNegotiation: Sendable, Equatable {
     /// Whether the client takes AVIF and WebP (named with a q-value above 0; `*/*` and `image/*`
     /// do not count: browsers name the modern formats they decode).
     public let acceptsAVIF: Bool
+    /// Whether the client named WebP.
     public let acceptsWebP: Bool
 
     /// The choice for an `Accept` header (nil: no header).

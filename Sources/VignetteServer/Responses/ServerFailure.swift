@@ -15,9 +15,13 @@ public struct ServerFailure: Error, Sendable, Equatable {
         self.reason = reason
     }
 
+    /// 400 with `reason`.
     public static func badRequest(_ reason: String) -> ServerFailure { ServerFailure(status: 400, reason) }
+    /// 403 with `reason`.
     public static func forbidden(_ reason: String) -> ServerFailure { ServerFailure(status: 403, reason) }
+    /// 404: no such source.
     public static let notFound = ServerFailure(status: 404, "source not found")
+    /// 503: every slot busy and the queue full (sent with `Retry-After`).
     public static let overloaded = ServerFailure(status: 503, "overloaded, retry later")
 
     /// The answer to a pipeline failure: 413 over a limit, 415 unsupported format, 422 broken

@@ -27,7 +27,9 @@ public struct ProcessingOptions: Sendable, Equatable {
 
     /// An opaque colour for `background`.
     public struct Colour: Sendable, Equatable {
+        /// The channels, 0–255.
         public var red: UInt8, green: UInt8, blue: UInt8
+        /// A colour from its channels.
         public init(red: UInt8, green: UInt8, blue: UInt8) {
             self.red = red
             self.green = green
@@ -35,14 +37,17 @@ public struct ProcessingOptions: Sendable, Equatable {
         }
     }
 
+    /// How the image meets the box (`resizing_type`, `rt`).
     public var resizingType: ResizingType = .fit
     /// The box in pixels; 0 means "from the other side and the aspect ratio" (both 0: no resize).
     public var width = 0
+    /// See `width`.
     public var height = 0
     /// Whether an image smaller than the box is made bigger.
     public var enlarge = false
     /// Whether the result is padded to the box (`extend`).
     public var extend = false
+    /// What a crop keeps (`gravity`, `g`).
     public var gravity: Gravity = .centre
     /// 1–100; nil for the format's default.
     public var quality: Int?
