@@ -278,3 +278,25 @@ unsigned long vgn_cancel_watch(VipsImage *image, int *flag) {
 void vgn_cancel_unwatch(VipsImage *image, unsigned long handler) {
     g_signal_handler_disconnect(image, handler);
 }
+
+int vgn_sharpen(VipsImage *in, VipsImage **out, double sigma) {
+    return vips_sharpen(in, out, "sigma", sigma, NULL);
+}
+
+int vgn_rot(VipsImage *in, VipsImage **out, int quarter_turns) {
+    VipsAngle angle = quarter_turns == 1 ? VIPS_ANGLE_D90 : quarter_turns == 2 ? VIPS_ANGLE_D180
+        : quarter_turns == 3 ? VIPS_ANGLE_D270 : VIPS_ANGLE_D0;
+    return vips_rot(in, out, angle, NULL);
+}
+
+int vgn_flip(VipsImage *in, VipsImage **out, int horizontal) {
+    return vips_flip(in, out, horizontal ? VIPS_DIRECTION_HORIZONTAL : VIPS_DIRECTION_VERTICAL, NULL);
+}
+
+int vgn_gravity(VipsImage *in, VipsImage **out, int direction, int width, int height, const double *background, int count) {
+    VipsArrayDouble *array = vips_array_double_new(background, count);
+    int result = vips_gravity(in, out, (VipsCompassDirection)direction, width, height,
+                              "extend", VIPS_EXTEND_BACKGROUND, "background", array, NULL);
+    vips_area_unref(VIPS_AREA(array));
+    return result;
+}

@@ -136,8 +136,11 @@ struct ImgproxyURLTests {
         #expect(widthOnly.width == 300 && widthOnly.height == ProcessingOptions.maxSide && widthOnly.fit == .inside)
         #expect(try order("q:40/f:webp").encoding(accept: nil).encoding == .fixed(.webp(WebPOptions(quality: 40))))
         #expect(try order("bg:ffffff").processors.map(\.identifier) == ["background(255,255,255)"])
-        for unsupported in ["sh:1", "rot:90", "ex:1"] {
-            #expect(throws: ServerFailure.self, "\(unsupported)") { try order(unsupported) }
-        }
+        // Rotation turns the box first (imgproxy rotates before resizing); then sharpen, extend, background.
+        let turned = try order("rs:fit:100:50/rot:90/sh:0.5/ex:1:so/bg:10:20:30")
+        #expect(turned.thumbnail?.width == 50 && turned.thumbnail?.height == 100)
+        #expect(turned.processors.map(\.identifier) == [
+            "rotate(90)", "sharpen(0.5)", "extend(100x50,south,10.0,20.0,30.0)", "background(10,20,30)",
+        ])
     }
 }

@@ -41,6 +41,26 @@ struct ServerTests {
         }
     }
 
+    @Test("rotate, sharpen and extend: exact geometry, the padding in the background colour")
+    func operations2() async throws {
+        try await RunningServer.with { running in
+            let turned = try await running.get("/_/rs:fit:100:100/rot:90/plain/local:///baseline.jpg@png")
+            let turnedInfo = try ImageDecoder().probe(turned.body)
+            #expect(turned.status == 200 && turnedInfo.width == 75 && turnedInfo.height == 100)
+            let padded = try await running.get("/_/rs:fit:100:100/ex:1/bg:255:0:0/plain/local:///baseline.jpg@png")
+            let image = try ImageDecoder().decode(padded.body)
+            #expect(image.width == 100 && image.height == 100)
+            let pixels = try image.pixels()
+            // The top row is padding (the 100×75 thumbnail sits in the middle): pure red.
+            #expect(Array(pixels.bytes.prefix(3)) == [255, 0, 0])
+            let sharp = try await running.get("/_/rs:fit:100:100/sh:1/plain/local:///baseline.jpg@png")
+            let soft = try await running.get("/_/rs:fit:100:100/plain/local:///baseline.jpg@png")
+            #expect(sharp.status == 200 && sharp.body != soft.body)
+            let sharpHash = try ImageDecoder().decode(sharp.body).perceptualHash()
+            #expect(sharpHash.distance(to: try ImageDecoder().decode(soft.body).perceptualHash()) <= 5)
+        }
+    }
+
     @Test("without an extension the format comes from Accept, with Vary: Accept")
     func negotiated() async throws {
         try await RunningServer.with { running in

@@ -52,6 +52,15 @@ int vgn_colourspace(VipsImage *in, VipsImage **out, int interpretation);
 /// ("cmyk", "srgb") when the image has none.
 int vgn_icc_to_srgb(VipsImage *in, VipsImage **out, const char *fallback);
 int vgn_flatten(VipsImage *in, VipsImage **out, double r, double g, double b);
+/// vips_sharpen with `sigma` (its other parameters at libvips' defaults).
+int vgn_sharpen(VipsImage *in, VipsImage **out, double sigma);
+/// vips_rot by 0–3 quarter turns clockwise.
+int vgn_rot(VipsImage *in, VipsImage **out, int quarter_turns);
+/// vips_flip: left-right when `horizontal`, else top-bottom.
+int vgn_flip(VipsImage *in, VipsImage **out, int horizontal);
+/// vips_gravity: `in` placed in a width × height canvas at the compass `direction`
+/// (VipsCompassDirection), the rest filled with `background` (`count` values, one per band).
+int vgn_gravity(VipsImage *in, VipsImage **out, int direction, int width, int height, const double *background, int count);
 int vgn_premultiply(VipsImage *in, VipsImage **out);
 int vgn_unpremultiply(VipsImage *in, VipsImage **out);
 int vgn_cast_uchar(VipsImage *in, VipsImage **out);

@@ -130,6 +130,55 @@ public enum ImageProcessors {
         public func process(_ image: Image) throws(ImagingError) -> Image { try image.composited(with: overlay, x: x, y: y) }
     }
 
+    /// Unsharp mask after downscaling (`vips_sharpen`).
+    public struct Sharpen: ImageProcessing, Hashable {
+        /// The mask's standard deviation in pixels, 0–100.
+        public var sigma: Double
+        /// A sharpen of standard deviation `sigma`.
+        public init(sigma: Double) { self.sigma = sigma }
+        /// "sharpen(sigma)", for disk-cache keys.
+        public var identifier: String { "sharpen(\(sigma))" }
+        /// The sharpened image (`Image.sharpened(sigma:)`).
+        public func process(_ image: Image) throws(ImagingError) -> Image { try image.sharpened(sigma: sigma) }
+    }
+
+    /// A clockwise turn by a multiple of 90 degrees (`vips_rot`).
+    public struct Rotate: ImageProcessing, Hashable {
+        /// 0, 90, 180 or 270 (other multiples of 90 wrap around).
+        public var degrees: Int
+        /// A turn of `degrees`.
+        public init(degrees: Int) { self.degrees = degrees }
+        /// "rotate(degrees)", for disk-cache keys.
+        public var identifier: String { "rotate(\(degrees))" }
+        /// The turned image; throws `.invalidArgument` for an angle that is not a multiple of 90.
+        public func process(_ image: Image) throws(ImagingError) -> Image { try image.rotated(degrees: degrees) }
+    }
+
+    /// Pads (or crops) to a canvas at a gravity, filled with a colour (`vips_gravity`).
+    public struct Extend: ImageProcessing, Hashable {
+        /// The canvas in pixels.
+        public var width: Int, height: Int
+        /// Where the image sits on the canvas.
+        public var gravity: Gravity
+        /// The fill colour, 0–255 per channel (opaque).
+        public var red: Double, green: Double, blue: Double
+        /// A canvas of `width` × `height` with the image at `gravity` on the colour given.
+        public init(width: Int, height: Int, gravity: Gravity = .centre, red: Double = 0, green: Double = 0, blue: Double = 0) {
+            self.width = width
+            self.height = height
+            self.gravity = gravity
+            self.red = red
+            self.green = green
+            self.blue = blue
+        }
+        /// "extend(WxH,gravity,r,g,b)", for disk-cache keys.
+        public var identifier: String { "extend(\(width)x\(height),\(gravity.rawValue),\(red),\(green),\(blue))" }
+        /// The image on the canvas (`Image.extended(toWidth:height:gravity:background:)`).
+        public func process(_ image: Image) throws(ImagingError) -> Image {
+            try image.extended(toWidth: width, height: height, gravity: gravity, background: (red, green, blue))
+        }
+    }
+
     /// Any transformation, named by `id` for the caches.
     public struct Anonymous: ImageProcessing {
         /// Names the closure's work in cache keys and coalescing.

@@ -83,15 +83,14 @@ struct ImageURLReader: Sendable {
     }
 
     /// What Vignette makes for `options`: the box (× dpr) as `ThumbnailOptions`, the format and
-    /// quality, a background to flatten onto. Options Vignette cannot honour yet are refused (400)
-    /// rather than ignored.
+    /// quality, then the steps imgproxy applies around the resize: rotate (before it, as imgproxy
+    /// does: the box is turned with the image), sharpen, extend to the box at the gravity, and a
+    /// background to flatten onto.
     static func order(_ options: ProcessingOptions, source: String) throws(ServerFailure) -> ImageOrder {
-        if options.sharpen > 0 { throw .badRequest("sharpen is not supported by this server yet") }
-        if options.rotate != 0 { throw .badRequest("rotate is not supported by this server yet") }
-        if options.extend { throw .badRequest("extend is not supported by this server yet") }
         let maxSide = ProcessingOptions.maxSide
         func scaled(_ side: Int) -> Int { min(maxSide, Int((Double(side) * options.dpr).rounded())) }
         var width = scaled(options.width), height = scaled(options.height)
+        let boxWidth = width, boxHeight = height
         var fit: ThumbnailOptions.Fit
         switch options.resizingType {
         case .fit, .auto: fit = .inside
@@ -104,16 +103,44 @@ struct ImageURLReader: Sendable {
             if width == 0 { width = maxSide }
             if height == 0 { height = maxSide }
         }
+        // A quarter turn happens before the resize in imgproxy: the thumbnail is made in the
+        // turned box, then turned.
+        if options.rotate % 180 != 0 { swap(&width, &height) }
         var thumbnail = ThumbnailOptions(
             width: max(1, width), height: max(1, height), fit: fit,
             crop: options.gravity == .smart ? .attention : .centre, allowUpscaling: options.enlarge)
         thumbnail.blurSigma = options.blur
         var processors: [any ImageProcessing] = []
-        if let colour = options.background {
+        if options.rotate != 0 { processors.append(ImageProcessors.Rotate(degrees: options.rotate)) }
+        if options.sharpen > 0 { processors.append(ImageProcessors.Sharpen(sigma: options.sharpen)) }
+        let colour = options.background
+        if options.extend, boxWidth > 0, boxHeight > 0 {
+            processors.append(ImageProcessors.Extend(
+                width: boxWidth, height: boxHeight, gravity: options.gravity.canvasGravity,
+                red: Double(colour?.red ?? 0), green: Double(colour?.green ?? 0), blue: Double(colour?.blue ?? 0)))
+        }
+        if let colour {
             processors.append(ImageProcessors.Anonymous(id: "background(\(colour.red),\(colour.green),\(colour.blue))") { image in
                 try image.flattened(red: Double(colour.red), green: Double(colour.green), blue: Double(colour.blue))
             })
         }
         return ImageOrder(source: source, thumbnail: thumbnail, processors: processors, format: options.format, quality: options.quality)
+    }
+}
+
+extension ProcessingOptions.Gravity {
+    /// Where `extend` puts the image on its canvas (smart is the centre).
+    var canvasGravity: Gravity {
+        switch self {
+        case .north: .north
+        case .south: .south
+        case .east: .east
+        case .west: .west
+        case .northEast: .northEast
+        case .northWest: .northWest
+        case .southEast: .southEast
+        case .southWest: .southWest
+        case .centre, .smart: .centre
+        }
     }
 }
