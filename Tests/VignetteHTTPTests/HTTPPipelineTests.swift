@@ -63,7 +63,8 @@ import VignetteHTTP
     func previews(fixture: String) async throws {
         let original = try Files.fixture(fixture)
         try await withServer { server in
-            server.setRoute("/" + fixture, Route(body: original, delivery: .dribble(chunkSize: 1500, interval: .milliseconds(25))))
+            // Small chunks, slowly (the WebP is 11 KB): a loaded machine still has time to make a preview.
+            server.setRoute("/" + fixture, Route(body: original, delivery: .dribble(chunkSize: 500, interval: .milliseconds(40))))
             var configuration = ImagePipeline.Configuration(dataLoader: makeLoader())
             configuration.isProgressiveDecodingEnabled = true
             configuration.progressiveDecodingInterval = .milliseconds(10)

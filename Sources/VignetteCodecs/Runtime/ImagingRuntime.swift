@@ -14,11 +14,14 @@ internal import CVips
 /// libvips' operation cache off (`vips_cache_set_max(0)`): callers cache what matters.
 public enum ImagingRuntime {
     private static let explicitStart = Locked(false)
+    /// Set once libvips has started: before that, no thread has per-thread libvips state.
+    private static let started = Locked(false)
 
     private static let initialisation: Result<Void, ImagingError> = {
         if vgn_init("vignette", explicitStart.withLock { $0 } ? 1 : 0) != 0 {
             return .failure(ImagingError(.operationFailed, "vips_init failed: \(VipsErrors.take())"))
         }
+        started.withLock { $0 = true }
         return .success(())
     }()
 
@@ -52,8 +55,11 @@ public enum ImagingRuntime {
 
     /// Frees libvips' per-thread buffers (`vips_thread_shutdown`). A thread that the caller made
     /// and that called into VignetteCodecs calls this just before it ends; threads of Swift's
-    /// cooperative pool and of Dispatch live on and need not.
+    /// cooperative pool and of Dispatch live on and need not. Before libvips has started it does
+    /// nothing: `vips_thread_shutdown` then reaches GLib state that does not exist yet (a thread of
+    /// a pipeline that only read files and downloaded crashed there).
     public static func threadWillExit() {
+        guard started.withLock({ $0 }) else { return }
         vips_thread_shutdown()
     }
 

@@ -12,9 +12,12 @@ extension ThumbnailServer {
         let started = ContinuousClock.now
         metrics.inFlight(1)
         defer { metrics.inFlight(-1) }
-        let response: Response
+        var response: Response
+        // Set once the request body was handed to the close watcher: Hummingbird then closes the
+        // connection after the response, so the response says so and clients do not reuse it.
+        var closesConnection = false
         do {
-            response = try await image(for: request, path: path)
+            response = try await image(for: request, path: path, closesConnection: &closesConnection)
         } catch {
             let failure = ThumbnailServer.failure(for: error)
             if failure.status >= 500 {
@@ -26,11 +29,12 @@ extension ThumbnailServer {
             if failure.status == 503 { answer.headers[.retryAfter] = "1" }
             response = answer
         }
+        if closesConnection { response.headers[.connection] = "close" }
         metrics.responded(status: response.status.code, after: ContinuousClock.now - started)
         return response
     }
 
-    private func image(for request: Request, path: String) async throws -> Response {
+    private func image(for request: Request, path: String, closesConnection: inout Bool) async throws -> Response {
         let order = try urls.order(for: path)
         let resolved = try await sources.resolve(order.source)
         let imageRequest = ImageRequest(source: resolved.source, processors: order.processors, thumbnail: order.thumbnail)
@@ -43,13 +47,24 @@ extension ThumbnailServer {
         if tag.matches(ifNoneMatch: request.headers[.ifNoneMatch]) {
             return Response(status: .notModified, headers: headers)
         }
-        let pipeline = pipeline
-        let result = try await admission.run {
-            try await ThumbnailServer.within(configuration.requestTimeout) {
-                try await pipeline.encodedImage(for: imageRequest, as: encoding)
+        let image: EncodedImage
+        if pipeline.configuration.encodedImageCache?[imageRequest, encoding] != nil {
+            // A memory hit: answered at once (and counted by the pipeline's metrics), outside the
+            // admission, on the kept-alive connection.
+            image = try await pipeline.encodedImage(for: imageRequest, as: encoding).image
+        } else {
+            // Work to do: a client that goes away cancels it (the shared work stops when no other
+            // request waits for it). Hummingbird closes the connection after such a response.
+            let (pipeline, admission, timeout) = (pipeline, admission, configuration.requestTimeout)
+            closesConnection = true
+            image = try await request.body.consumeWithCancellationOnInboundClose { _ in
+                try await admission.run {
+                    try await ThumbnailServer.within(timeout) {
+                        try await pipeline.encodedImage(for: imageRequest, as: encoding).image
+                    }
+                }
             }
         }
-        let image = result.image
         headers[.contentType] = ThumbnailServer.mediaType(image.format)
         headers[.contentLength] = String(image.data.count)
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.data)))
@@ -60,7 +75,7 @@ extension ThumbnailServer {
         switch error {
         case let failure as ServerFailure: failure
         case Admission.Refusal.overloaded: .overloaded
-        case Admission.Refusal.cancelled: ServerFailure(status: 503, "the request was stopped")
+        case Admission.Refusal.cancelled, is CancellationError: ServerFailure(status: 503, "the request was stopped")
         case is TimedOut: ServerFailure(status: 504, "the image took too long")
         case let error as ImagePipelineError: ServerFailure(error)
         default: ServerFailure(status: 500, "the image could not be made")
