@@ -15,6 +15,16 @@ VGN_AVX2 static inline __m256i vgn_weight_pair(int16_t first, int16_t second) {
     return _mm256_set1_epi32((int32_t)((uint32_t)(uint16_t)first | ((uint32_t)(uint16_t)second << 16)));
 }
 
+/// The low `bands` bytes of `value` (little-endian) to `target`.
+static inline void vgn_store_pixel(uint8_t *target, uint32_t value, int bands) {
+    switch (bands) {
+    case 4: memcpy(target, &value, 4); break;
+    case 3: memcpy(target, &value, 3); break;
+    case 2: memcpy(target, &value, 2); break;
+    default: target[0] = (uint8_t)value; break;
+    }
+}
+
 VGN_AVX2 void vgn_vertical_avx2(const uint8_t *in, size_t in_stride, uint8_t *out, size_t out_stride,
                                 size_t row_bytes, const vgn_kernel *kernel) {
     const int taps = kernel->taps;
@@ -87,7 +97,36 @@ VGN_AVX2 int vgn_horizontal_avx2(const uint8_t *in, size_t in_stride, uint8_t *o
     const __m256i shuffle = _mm256_inserti128_si256(_mm256_castsi128_si256(order128), order128, 1);
     const __m128i half = _mm_set1_epi32(1 << (VGN_RESIZE_PRECISION - 1));
     const size_t pair = 2 * (size_t)bands, step = 4 * (size_t)bands;
-    for (int y = 0; y < rows; y++) {
+    // Two rows at a time share each output's weights and window start.
+    int y = 0;
+    for (; y + 2 <= rows; y += 2) {
+        const uint8_t *source0 = in + (size_t)y * in_stride, *source1 = source0 + in_stride;
+        uint8_t *row0 = out + (size_t)y * out_stride, *row1 = row0 + out_stride;
+        for (int i = 0; i < outputs; i++) {
+            const size_t offset = (size_t)kernel->start[i] * (size_t)bands;
+            const uint8_t *p0 = source0 + offset, *p1 = source1 + offset;
+            const __m256i *w = vectors + (size_t)i * (size_t)groups;
+            __m256i sum0 = _mm256_setzero_si256(), sum1 = _mm256_setzero_si256();
+            for (int g = 0; g < groups; g++, p0 += step, p1 += step) {
+                const __m256i weight = _mm256_load_si256(w + g);
+                __m256i v0 = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p0)),
+                                                     _mm_loadu_si128((const __m128i *)(p0 + pair)), 1);
+                __m256i v1 = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p1)),
+                                                     _mm_loadu_si128((const __m128i *)(p1 + pair)), 1);
+                sum0 = _mm256_add_epi32(sum0, _mm256_madd_epi16(_mm256_shuffle_epi8(v0, shuffle), weight));
+                sum1 = _mm256_add_epi32(sum1, _mm256_madd_epi16(_mm256_shuffle_epi8(v1, shuffle), weight));
+            }
+            __m128i s0 = _mm_add_epi32(_mm256_castsi256_si128(sum0), _mm256_extracti128_si256(sum0, 1));
+            __m128i s1 = _mm_add_epi32(_mm256_castsi256_si128(sum1), _mm256_extracti128_si256(sum1, 1));
+            s0 = _mm_srai_epi32(_mm_add_epi32(s0, half), VGN_RESIZE_PRECISION);
+            s1 = _mm_srai_epi32(_mm_add_epi32(s1, half), VGN_RESIZE_PRECISION);
+            // Row 0's samples in bytes 0-3, row 1's in bytes 4-7.
+            const __m128i packed = _mm_packus_epi16(_mm_packs_epi32(s0, s1), s0);
+            vgn_store_pixel(row0 + (size_t)i * (size_t)bands, (uint32_t)_mm_cvtsi128_si32(packed), bands);
+            vgn_store_pixel(row1 + (size_t)i * (size_t)bands, (uint32_t)_mm_extract_epi32(packed, 1), bands);
+        }
+    }
+    for (; y < rows; y++) {
         const uint8_t *source = in + (size_t)y * in_stride;
         uint8_t *row = out + (size_t)y * out_stride;
         for (int i = 0; i < outputs; i++) {
@@ -104,14 +143,7 @@ VGN_AVX2 int vgn_horizontal_avx2(const uint8_t *in, size_t in_stride, uint8_t *o
             __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
             s = _mm_srai_epi32(_mm_add_epi32(s, half), VGN_RESIZE_PRECISION);
             s = _mm_packus_epi16(_mm_packs_epi32(s, s), s);
-            const uint32_t value = (uint32_t)_mm_cvtsi128_si32(s);
-            uint8_t *target = row + (size_t)i * (size_t)bands;
-            switch (bands) {
-            case 4: memcpy(target, &value, 4); break;
-            case 3: memcpy(target, &value, 3); break;
-            case 2: memcpy(target, &value, 2); break;
-            default: target[0] = (uint8_t)value; break;
-            }
+            vgn_store_pixel(row + (size_t)i * (size_t)bands, (uint32_t)_mm_cvtsi128_si32(s), bands);
         }
     }
     free(vectors);

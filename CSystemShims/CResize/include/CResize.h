@@ -31,10 +31,12 @@ int vgn_resize_has_avx2(void);
 /// horizontally, with 8-bit results in between (as libvips' and Pillow's reducers do).
 /// `bands` is 1–4. When `has_alpha` is 1 the last band is alpha, and the colour bands are
 /// premultiplied by it around the resampling so transparent pixels' colour does not bleed.
-/// `implementation` is one of the VGN_RESIZE_ values. `in` and `out` must not overlap.
+/// `implementation` is one of the VGN_RESIZE_ values. `threads` (1-4) splits the output rows between
+/// that many threads (this one and pthreads it starts and joins); the pixels do not depend on it.
+/// `in` and `out` must not overlap.
 /// Returns 0 on success, -1 for arguments it does not take, -2 when memory ran out.
 int vgn_lanczos3_resize(const uint8_t *in, int in_width, int in_height, size_t in_stride,
                         uint8_t *out, int out_width, int out_height, size_t out_stride,
-                        int bands, int has_alpha, int implementation);
+                        int bands, int has_alpha, int implementation, int threads);
 
 #endif

@@ -58,7 +58,8 @@ enum LanczosReducer {
     }
 
     /// `image` (which `applies(to:width:height:)` accepted) decoded into memory and reduced to
-    /// `width` × `height`. The result is an in-memory image with `image`'s header fields (EXIF
+    /// `width` × `height`, its rows split between `ImagingRuntime.threadsPerImage` threads (up to 4).
+    /// The result is an in-memory image with `image`'s header fields (EXIF
     /// orientation, ICC profile, resolution) and the new size. Decoding errors surface here.
     static func resize(
         _ image: Image, toWidth width: Int, height: Int, cancellation: ImagingCancellation? = nil,
@@ -88,16 +89,16 @@ enum LanczosReducer {
         let status = vgn_lanczos3_resize(
             pixels.assumingMemoryBound(to: UInt8.self), Int32(source.width), Int32(source.height),
             source.width * bands, output, Int32(width), Int32(height), width * bands,
-            Int32(bands), source.hasAlpha ? 1 : 0, implementation.cValue)
+            Int32(bands), source.hasAlpha ? 1 : 0, implementation.cValue, Int32(ImagingRuntime.threadsPerImage))
         try check(status, "\(source.width)x\(source.height)x\(bands) to \(width)x\(height)")
         return result
     }
 
     /// Reduces interleaved 8-bit pixels to `width` × `height` (the last band is alpha when
-    /// `hasAlpha`), with the code path `implementation`.
+    /// `hasAlpha`), with the code path `implementation`, on `threads` threads (1-4).
     static func resize(
         _ pixels: PixelBuffer, toWidth width: Int, height: Int, hasAlpha: Bool,
-        implementation: Implementation = .automatic
+        implementation: Implementation = .automatic, threads: Int = 1
     ) throws(ImagingError) -> PixelBuffer {
         guard pixels.bytes.count == pixels.width * pixels.height * pixels.bands, width > 0, height > 0 else {
             throw ImagingError(.invalidArgument, "pixel buffer size does not match \(pixels.width)x\(pixels.height)x\(pixels.bands)")
@@ -108,7 +109,7 @@ enum LanczosReducer {
                 vgn_lanczos3_resize(
                     input.baseAddress, Int32(pixels.width), Int32(pixels.height), pixels.width * pixels.bands,
                     out.baseAddress, Int32(width), Int32(height), width * pixels.bands,
-                    Int32(pixels.bands), hasAlpha ? 1 : 0, implementation.cValue)
+                    Int32(pixels.bands), hasAlpha ? 1 : 0, implementation.cValue, Int32(threads))
             }
         }
         try check(status, "\(pixels.width)x\(pixels.height)x\(pixels.bands) to \(width)x\(height)")
