@@ -70,12 +70,11 @@ VGN_AVX2 void vgn_vertical_avx2(const uint8_t *in, size_t in_stride, uint8_t *ou
     }
 }
 
-VGN_AVX2 int vgn_horizontal_avx2(const uint8_t *in, size_t in_stride, uint8_t *out, size_t out_stride,
-                                 int rows, int bands, const vgn_kernel *kernel) {
+VGN_AVX2 void *vgn_horizontal_avx2_prepare(const vgn_kernel *kernel) {
     const int taps = kernel->taps, groups = taps / 4, outputs = kernel->out_size;
     // Per output and group of 4 taps: (w0, w1) × 4 in the low lane, (w2, w3) × 4 in the high one.
-    __m256i *vectors = aligned_alloc(32, sizeof(__m256i) * (size_t)outputs * (size_t)groups);
-    if (!vectors) return -2;
+    __m256i *vectors = aligned_alloc(32, sizeof(__m256i) * (size_t)outputs * (size_t)(groups > 0 ? groups : 1));
+    if (!vectors) return NULL;
     for (int i = 0; i < outputs; i++) {
         const int16_t *weights = kernel->weights + (size_t)i * (size_t)taps;
         for (int g = 0; g < groups; g++) {
@@ -84,6 +83,13 @@ VGN_AVX2 int vgn_horizontal_avx2(const uint8_t *in, size_t in_stride, uint8_t *o
             vectors[(size_t)i * (size_t)groups + (size_t)g] = _mm256_inserti128_si256(_mm256_castsi128_si256(low), high, 1);
         }
     }
+    return vectors;
+}
+
+VGN_AVX2 void vgn_horizontal_avx2(const uint8_t *in, size_t in_stride, uint8_t *out, size_t out_stride,
+                                  int rows, int bands, const vgn_kernel *kernel, const void *prepared) {
+    const int taps = kernel->taps, groups = taps / 4, outputs = kernel->out_size;
+    const __m256i *vectors = prepared;
     // Two neighbouring pixels p, q (bands bytes apart) to 16-bit pairs (p.c, q.c) for c = 0…3;
     // bands past the last are zero.
     int8_t order[16];
@@ -146,8 +152,6 @@ VGN_AVX2 int vgn_horizontal_avx2(const uint8_t *in, size_t in_stride, uint8_t *o
             vgn_store_pixel(row + (size_t)i * (size_t)bands, (uint32_t)_mm_cvtsi128_si32(s), bands);
         }
     }
-    free(vectors);
-    return 0;
 }
 
 #endif

@@ -15,15 +15,14 @@ int vgn_resize_has_avx2(void) {
 #endif
 }
 
-/// Colour bands × alpha / 255, rounded, into a packed copy.
-static void vgn_premultiply(const uint8_t *in, size_t in_stride, uint8_t *out, int width, int height, int bands) {
+void vgn_resize_premultiply(const uint8_t *in, size_t in_stride, uint8_t *out, int width, int height, int bands) {
     for (int y = 0; y < height; y++) {
         const uint8_t *source = in + (size_t)y * in_stride;
         uint8_t *row = out + (size_t)y * (size_t)width * (size_t)bands;
         for (int x = 0; x < width; x++, source += bands, row += bands) {
             const unsigned alpha = source[bands - 1];
             if (alpha == 255) {
-                memcpy(row, source, (size_t)bands);
+                memmove(row, source, (size_t)bands);
                 continue;
             }
             for (int b = 0; b < bands - 1; b++) row[b] = (uint8_t)((source[b] * alpha + 127) / 255);
@@ -33,7 +32,7 @@ static void vgn_premultiply(const uint8_t *in, size_t in_stride, uint8_t *out, i
 }
 
 /// Colour bands × 255 / alpha, rounded and clamped, in place; fully transparent pixels are black.
-static void vgn_unpremultiply(uint8_t *pixels, size_t stride, int width, int height, int bands) {
+static void vgn_resize_unpremultiply(uint8_t *pixels, size_t stride, int width, int height, int bands) {
     for (int y = 0; y < height; y++) {
         uint8_t *row = pixels + (size_t)y * stride;
         for (int x = 0; x < width; x++, row += bands) {
@@ -47,81 +46,105 @@ static void vgn_unpremultiply(uint8_t *pixels, size_t stride, int width, int hei
     }
 }
 
-/// One thread's share: output rows [first, first + count), both passes (output row i needs only
-/// the vertical pass's row i), then unpremultiplied.
-typedef struct {
-    const uint8_t *in;
-    size_t in_stride;
-    uint8_t *middle, *out;
-    size_t row_bytes, out_stride;
-    int out_width, bands, has_alpha, use_avx2, first, count;
-    const vgn_kernel *vertical, *horizontal;
-    int status;
-} vgn_resize_share;
-
-static void *vgn_resize_rows(void *argument) {
-    vgn_resize_share *share = argument;
-    const vgn_kernel *v = share->vertical, *h = share->horizontal;
+void vgn_resize_rows(const vgn_resize_job *job, int first, int count) {
+    const vgn_kernel *v = job->vertical, *h = job->horizontal;
     // The vertical kernel's rows [first, first + count) as a kernel of their own.
-    const vgn_kernel rows = {share->count, v->taps, v->start + share->first,
-                             v->weights + (size_t)share->first * (size_t)v->taps};
-    uint8_t *middle = share->middle + (size_t)share->first * share->row_bytes;
-    uint8_t *out = share->out + (size_t)share->first * share->out_stride;
-    share->status = 0;
+    const vgn_kernel rows = {count, v->taps, v->start + first, v->weights + (size_t)first * (size_t)v->taps};
+    uint8_t *middle = job->middle + (size_t)first * job->row_bytes;
+    uint8_t *out = job->out + (size_t)first * job->out_stride;
 #if defined(VGN_RESIZE_HAVE_AVX2)
-    if (share->use_avx2) {
-        vgn_vertical_avx2(share->in, share->in_stride, middle, share->row_bytes, share->row_bytes, &rows);
-        if (h->taps % 4 == 0) {
-            share->status = vgn_horizontal_avx2(middle, share->row_bytes, out, share->out_stride, share->count,
-                                                share->bands, h);
+    if (job->use_avx2) {
+        vgn_vertical_avx2(job->in, job->in_stride, middle, job->row_bytes, job->row_bytes, &rows);
+        if (job->horizontal_avx2) {
+            vgn_horizontal_avx2(middle, job->row_bytes, out, job->out_stride, count, job->bands, h, job->horizontal_avx2);
         } else {
-            vgn_horizontal_scalar(middle, share->row_bytes, out, share->out_stride, share->count, share->bands, h);
+            vgn_horizontal_scalar(middle, job->row_bytes, out, job->out_stride, count, job->bands, h);
         }
     } else
 #endif
     {
-        vgn_vertical_scalar(share->in, share->in_stride, middle, share->row_bytes, share->row_bytes, &rows);
-        vgn_horizontal_scalar(middle, share->row_bytes, out, share->out_stride, share->count, share->bands, h);
+        vgn_vertical_scalar(job->in, job->in_stride, middle, job->row_bytes, job->row_bytes, &rows);
+        vgn_horizontal_scalar(middle, job->row_bytes, out, job->out_stride, count, job->bands, h);
     }
-    if (share->has_alpha && share->status == 0) vgn_unpremultiply(out, share->out_stride, share->out_width, share->count, share->bands);
+    if (job->has_alpha) vgn_resize_unpremultiply(out, job->out_stride, job->out_width, count, job->bands);
+}
+
+int vgn_resize_check(int in_width, int in_height, int out_width, int out_height, size_t out_stride,
+                     int bands, int has_alpha, int implementation) {
+    if (in_width < 1 || in_height < 1 || out_width < 1 || out_height < 1) return -1;
+    if (bands < 1 || bands > 4 || (has_alpha && bands != 2 && bands != 4)) return -1;
+    if (in_width > (1 << 24) || in_height > (1 << 24) || out_width > (1 << 24) || out_height > (1 << 24)) return -1;
+    if (out_stride < (size_t)out_width * (size_t)bands) return -1;
+    switch (implementation) {
+    case VGN_RESIZE_AUTOMATIC: return vgn_resize_has_avx2();
+    case VGN_RESIZE_SCALAR: return 0;
+    case VGN_RESIZE_AVX2: return vgn_resize_has_avx2() ? 1 : -1;
+    default: return -1;
+    }
+}
+
+int vgn_resize_job_make(vgn_resize_job *job, vgn_kernel *vertical, vgn_kernel *horizontal,
+                        int in_width, int in_height, int out_width, int out_height) {
+    job->vertical = vertical;
+    job->horizontal = horizontal;
+    job->horizontal_avx2 = NULL;
+    // Vertical first: the horizontal pass, the dearer one per sample, then runs on out_height rows.
+    // 64 spare bytes: the AVX2 horizontal pass reads up to 16 bytes past a window's last pixel.
+    job->middle = malloc(job->row_bytes * (size_t)out_height + 64);
+    if (!job->middle) return -2;
+    if (vgn_kernel_make(vertical, in_height, out_height, 2) != 0) return -2;
+    if (vgn_kernel_make(horizontal, in_width, out_width, 4) != 0) return -2;
+#if defined(VGN_RESIZE_HAVE_AVX2)
+    if (job->use_avx2 && horizontal->taps % 4 == 0) {
+        job->horizontal_avx2 = vgn_horizontal_avx2_prepare(horizontal);
+        if (!job->horizontal_avx2) return -2;
+    }
+#endif
+    return 0;
+}
+
+void vgn_resize_job_free(vgn_resize_job *job, vgn_kernel *vertical, vgn_kernel *horizontal) {
+    vgn_kernel_free(vertical);
+    vgn_kernel_free(horizontal);
+    free(job->middle);
+    free((void *)job->horizontal_avx2);
+    job->middle = NULL;
+    job->horizontal_avx2 = NULL;
+}
+
+typedef struct {
+    const vgn_resize_job *job;
+    int first, count;
+} vgn_resize_share;
+
+static void *vgn_resize_share_run(void *argument) {
+    const vgn_resize_share *share = argument;
+    vgn_resize_rows(share->job, share->first, share->count);
     return NULL;
 }
 
 int vgn_lanczos3_resize(const uint8_t *in, int in_width, int in_height, size_t in_stride,
                         uint8_t *out, int out_width, int out_height, size_t out_stride,
                         int bands, int has_alpha, int implementation, int threads) {
-    if (!in || !out || in_width < 1 || in_height < 1 || out_width < 1 || out_height < 1) return -1;
-    if (bands < 1 || bands > 4 || (has_alpha && bands != 2 && bands != 4)) return -1;
-    if (in_width > (1 << 24) || in_height > (1 << 24) || out_width > (1 << 24) || out_height > (1 << 24)) return -1;
+    if (!in || !out) return -1;
+    const int use_avx2 = vgn_resize_check(in_width, in_height, out_width, out_height, out_stride, bands, has_alpha,
+                                          implementation);
     const size_t row_bytes = (size_t)in_width * (size_t)bands;
-    if (in_stride < row_bytes || out_stride < (size_t)out_width * (size_t)bands) return -1;
-    int use_avx2;
-    switch (implementation) {
-    case VGN_RESIZE_AUTOMATIC: use_avx2 = vgn_resize_has_avx2(); break;
-    case VGN_RESIZE_SCALAR: use_avx2 = 0; break;
-    case VGN_RESIZE_AVX2:
-        if (!vgn_resize_has_avx2()) return -1;
-        use_avx2 = 1;
-        break;
-    default: return -1;
-    }
+    if (use_avx2 < 0 || in_stride < row_bytes) return -1;
 
     int status = -2;
-    uint8_t *premultiplied = NULL, *middle = NULL;
+    uint8_t *premultiplied = NULL;
     vgn_kernel vertical = {0}, horizontal = {0};
+    vgn_resize_job job = {in, in_stride, NULL, out, row_bytes, out_stride, out_width, bands, has_alpha, use_avx2,
+                          NULL, NULL, NULL};
     if (has_alpha) {
         premultiplied = malloc(row_bytes * (size_t)in_height);
         if (!premultiplied) goto done;
-        vgn_premultiply(in, in_stride, premultiplied, in_width, in_height, bands);
-        in = premultiplied;
-        in_stride = row_bytes;
+        vgn_resize_premultiply(in, in_stride, premultiplied, in_width, in_height, bands);
+        job.in = premultiplied;
+        job.in_stride = row_bytes;
     }
-    // Vertical first: the horizontal pass, the dearer one per sample, then runs on out_height rows.
-    // 64 spare bytes: the AVX2 horizontal pass reads up to 16 bytes past a window's last pixel.
-    middle = malloc(row_bytes * (size_t)out_height + 64);
-    if (!middle) goto done;
-    if (vgn_kernel_make(&vertical, in_height, out_height, 2) != 0) goto done;
-    if (vgn_kernel_make(&horizontal, in_width, out_width, 4) != 0) goto done;
+    if (vgn_resize_job_make(&job, &vertical, &horizontal, in_width, in_height, out_width, out_height) != 0) goto done;
     {
         // Rows split evenly between up to 4 threads (this one and up to 3 more), none under 16 rows.
         if (threads < 1) threads = 1;
@@ -133,24 +156,20 @@ int vgn_lanczos3_resize(const uint8_t *in, int in_width, int in_height, size_t i
         for (int t = 0; t < threads; t++) {
             const int first = (int)((long long)out_height * t / threads);
             const int next = (int)((long long)out_height * (t + 1) / threads);
-            shares[t] = (vgn_resize_share){in, in_stride, middle, out, row_bytes, out_stride, out_width, bands,
-                                           has_alpha, use_avx2, first, next - first, &vertical, &horizontal, 0};
+            shares[t] = (vgn_resize_share){&job, first, next - first};
         }
-        for (int t = 1; t < threads; t++) started[t] = pthread_create(&workers[t], NULL, vgn_resize_rows, &shares[t]) == 0;
-        vgn_resize_rows(&shares[0]);
+        for (int t = 1; t < threads; t++) started[t] = pthread_create(&workers[t], NULL, vgn_resize_share_run, &shares[t]) == 0;
+        vgn_resize_share_run(&shares[0]);
         // A share whose thread could not start runs here.
         for (int t = 1; t < threads; t++) {
             if (started[t]) pthread_join(workers[t], NULL);
-            else vgn_resize_rows(&shares[t]);
+            else vgn_resize_share_run(&shares[t]);
         }
-        for (int t = 0; t < threads; t++) if (shares[t].status != 0) goto done;
     }
     status = 0;
 
 done:
-    vgn_kernel_free(&vertical);
-    vgn_kernel_free(&horizontal);
-    free(middle);
+    vgn_resize_job_free(&job, &vertical, &horizontal);
     free(premultiplied);
     return status;
 }

@@ -40,11 +40,39 @@ void vgn_horizontal_scalar(const uint8_t *in, size_t in_stride, uint8_t *out, si
 /// The same integers as vgn_vertical_scalar, 32 bytes at a time.
 void vgn_vertical_avx2(const uint8_t *in, size_t in_stride, uint8_t *out, size_t out_stride,
                        size_t row_bytes, const vgn_kernel *kernel);
-/// The same integers as vgn_horizontal_scalar, 4 taps at a time. Needs `kernel->taps` to be a
-/// multiple of 4 and reads up to 16 bytes past the last pixel of a window: the caller pads `in`.
-/// Returns -2 when memory ran out.
-int vgn_horizontal_avx2(const uint8_t *in, size_t in_stride, uint8_t *out, size_t out_stride,
-                        int rows, int bands, const vgn_kernel *kernel);
+/// The weights of `kernel` as vgn_horizontal_avx2 reads them (free() it); NULL when out of memory.
+void *vgn_horizontal_avx2_prepare(const vgn_kernel *kernel);
+/// The same integers as vgn_horizontal_scalar, 4 taps at a time, with `prepared` from
+/// vgn_horizontal_avx2_prepare. Needs `kernel->taps` to be a multiple of 4 and reads up to 16
+/// bytes past the last pixel of a window: the caller pads `in`.
+void vgn_horizontal_avx2(const uint8_t *in, size_t in_stride, uint8_t *out, size_t out_stride,
+                         int rows, int bands, const vgn_kernel *kernel, const void *prepared);
 #endif
+
+/// One resize, set up: the input (premultiplied already when it has alpha), the vertical pass's
+/// output, both kernels and the AVX2 horizontal weights (NULL: the scalar horizontal pass).
+typedef struct {
+    const uint8_t *in;
+    size_t in_stride;
+    uint8_t *middle, *out;
+    size_t row_bytes, out_stride;
+    int out_width, bands, has_alpha, use_avx2;
+    const vgn_kernel *vertical, *horizontal;
+    const void *horizontal_avx2;
+} vgn_resize_job;
+
+/// Both passes for output rows [first, first + count) (output row i needs only the vertical
+/// pass's row i), then unpremultiplied.
+void vgn_resize_rows(const vgn_resize_job *job, int first, int count);
+/// Colour bands × alpha / 255, rounded, from `in` into packed rows at `out`.
+void vgn_resize_premultiply(const uint8_t *in, size_t in_stride, uint8_t *out, int width, int height, int bands);
+/// Checks the arguments both entry points share and picks the code path: 1 AVX2, 0 scalar, -1 refused.
+int vgn_resize_check(int in_width, int in_height, int out_width, int out_height, size_t out_stride,
+                     int bands, int has_alpha, int implementation);
+/// Makes both kernels and the AVX2 weights into `job` (its other fields set by the caller).
+/// Returns 0 or -2; vgn_resize_job_free releases what it made, even after a failure.
+int vgn_resize_job_make(vgn_resize_job *job, vgn_kernel *vertical, vgn_kernel *horizontal,
+                        int in_width, int in_height, int out_width, int out_height);
+void vgn_resize_job_free(vgn_resize_job *job, vgn_kernel *vertical, vgn_kernel *horizontal);
 
 #endif
