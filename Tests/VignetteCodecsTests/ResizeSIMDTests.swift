@@ -93,6 +93,32 @@ struct ResizeSIMDTests {
         }
     }
 
+    @Test("Streaming the decode into the reducer (2 threads) gives the pixels of decoding first (1 thread)",
+          arguments: ["baseline.jpg", "progressive.jpg", "alpha.png", "grey-alpha.png", "orientation-6.jpg"])
+    func streamingEqualsWhole(_ name: String) throws {
+        let data = try TestFiles.data(TestFiles.fixture(name))
+        func reduced(threads: Int) throws -> PixelBuffer {
+            // A fresh sequential decode each time: the streaming path reads it top to bottom.
+            let image = try LoadedSource(data: data, limits: .untrusted).load(failOn: .error).standardizedToSRGB8()
+            let (w, h) = (max(1, image.width * 3 / 10), max(1, image.height * 3 / 10))
+            return try LanczosReducer.resize(image, toWidth: w, height: h, threads: threads).pixels()
+        }
+        let whole = try reduced(threads: 1)
+        let streamed = try reduced(threads: 2)
+        #expect(whole.width > 0 && whole == streamed)
+    }
+
+    @Test("A truncated file fails through the streaming path as through the whole decode")
+    func streamingFailure() throws {
+        let data = try TestFiles.data(TestFiles.fixture("cut-short.jpg"))
+        for threads in [1, 2] {
+            let image = try LoadedSource(data: data, limits: .untrusted).load(failOn: .truncated)
+            #expect(throws: ImagingError.self) {
+                try LanczosReducer.resize(image, toWidth: image.width / 3, height: image.height / 3, threads: threads)
+            }
+        }
+    }
+
     @Test("Arguments it cannot take are refused, not crashed on")
     func refusals() {
         let input = Self.noise(width: 8, height: 8, bands: 3, seed: 1)

@@ -59,7 +59,7 @@ enum LanczosReducer {
     }
 
     /// `image` (which `applies(to:width:height:)` accepted) decoded and reduced to `width` × `height`.
-    /// The result is an in-memory image with `image`'s header fields (EXIF orientation, ICC profile,
+    /// `threads` overrides `ImagingRuntime.threadsPerImage` (for tests). The result is an in-memory image with `image`'s header fields (EXIF orientation, ICC profile,
     /// resolution) and the new size. Decoding errors surface here.
     ///
     /// With `ImagingRuntime.threadsPerImage` ≥ 2 and no `cancellation`, the rows are read from
@@ -72,10 +72,10 @@ enum LanczosReducer {
     /// 200 M against 208 M an operation on sharp's task).
     static func resize(
         _ image: Image, toWidth width: Int, height: Int, cancellation: ImagingCancellation? = nil,
-        implementation: Implementation = .automatic
+        implementation: Implementation = .automatic, threads: Int? = nil
     ) throws(ImagingError) -> Image {
         if width == image.width, height == image.height { return image }
-        let threads = Int32(min(4, max(1, ImagingRuntime.threadsPerImage)))
+        let threads = Int32(min(4, max(1, threads ?? ImagingRuntime.threadsPerImage)))
         let bands = image.bands
         let result = try emptyImage(like: image, width: width, height: height)
         guard let output = result.pointer.pointee.data else {
