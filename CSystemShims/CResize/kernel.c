@@ -34,17 +34,21 @@ int vgn_kernel_make(vgn_kernel *kernel, int in_size, int out_size, int multiple)
     const int one = 1 << VGN_RESIZE_PRECISION;
     for (int i = 0; i < out_size; i++) {
         const double centre = (i + 0.5) * scale;
-        int first = (int)floor(centre - support + 0.5);
-        int end = (int)floor(centre + support + 0.5);
-        if (first < 0) first = 0;
-        if (end > in_size) end = in_size;
-        // The window is `taps` long wherever the output is, shifted back inside the input at the end.
-        int start = first + taps > in_size ? in_size - taps : first;
+        const int first = (int)floor(centre - support + 0.5);
+        const int end = (int)floor(centre + support + 0.5);
+        // The window is `taps` long wherever the output is, inside the input.
+        int start = first < 0 ? 0 : first;
+        if (start + taps > in_size) start = in_size - taps;
+        for (int t = 0; t < taps; t++) exact[t] = 0.0;
         double sum = 0;
-        for (int t = 0; t < taps; t++) {
-            const int x = start + t;
-            exact[t] = x >= first && x < end ? vgn_lanczos3((x - centre + 0.5) / filter_scale) : 0.0;
-            sum += exact[t];
+        for (int x = first; x < end; x++) {
+            // Past the edges the image goes on as copies of its edge pixels (as libvips extends it).
+            int t = (x < 0 ? 0 : x >= in_size ? in_size - 1 : x) - start;
+            if (t < 0) t = 0;
+            if (t >= taps) t = taps - 1;
+            const double w = vgn_lanczos3((x - centre + 0.5) / filter_scale);
+            exact[t] += w;
+            sum += w;
         }
         int16_t *weights = kernel->weights + (size_t)i * (size_t)taps;
         if (!(sum > 1e-9)) {
