@@ -2,7 +2,9 @@
 #include "resize_internal.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 static double vgn_lanczos3(double x) {
     if (x < 0) x = -x;
@@ -12,7 +14,90 @@ static double vgn_lanczos3(double x) {
     return 3.0 * sin(px) * sin(px / 3.0) / (px * px);
 }
 
+/// The last kernels a thread made, by (in_size, out_size, multiple): a thumbnail service makes the
+/// same sizes again and again, and the weights (a sin() pair per tap) cost about 2 % of an
+/// operation on sharp's task. Freed when the thread ends.
+typedef struct {
+    int in_size, out_size, multiple;
+    vgn_kernel kernel;
+} vgn_kernel_slot;
+
+typedef struct {
+    vgn_kernel_slot slots[4];
+    int next;
+} vgn_kernel_cache;
+
+static pthread_key_t vgn_kernel_cache_key;
+static pthread_once_t vgn_kernel_cache_once = PTHREAD_ONCE_INIT;
+static int vgn_kernel_cache_ready;
+
+static void vgn_kernel_cache_free(void *pointer) {
+    vgn_kernel_cache *cache = pointer;
+    for (int i = 0; i < 4; i++) vgn_kernel_free(&cache->slots[i].kernel);
+    free(cache);
+}
+
+static void vgn_kernel_cache_init(void) {
+    vgn_kernel_cache_ready = pthread_key_create(&vgn_kernel_cache_key, vgn_kernel_cache_free) == 0;
+}
+
+static vgn_kernel_cache *vgn_kernel_cache_get(void) {
+    pthread_once(&vgn_kernel_cache_once, vgn_kernel_cache_init);
+    if (!vgn_kernel_cache_ready) return NULL;
+    vgn_kernel_cache *cache = pthread_getspecific(vgn_kernel_cache_key);
+    if (!cache) {
+        cache = calloc(1, sizeof(vgn_kernel_cache));
+        if (cache && pthread_setspecific(vgn_kernel_cache_key, cache) != 0) {
+            free(cache);
+            cache = NULL;
+        }
+    }
+    return cache;
+}
+
+/// `to` becomes a copy of `from` (its own memory). Returns 0 or -2.
+static int vgn_kernel_copy(vgn_kernel *to, const vgn_kernel *from) {
+    const size_t weights = (size_t)from->out_size * (size_t)from->taps;
+    to->out_size = from->out_size;
+    to->taps = from->taps;
+    to->start = malloc(sizeof(int) * (size_t)from->out_size);
+    to->weights = malloc(sizeof(int16_t) * weights);
+    if (!to->start || !to->weights) {
+        vgn_kernel_free(to);
+        return -2;
+    }
+    memcpy(to->start, from->start, sizeof(int) * (size_t)from->out_size);
+    memcpy(to->weights, from->weights, sizeof(int16_t) * weights);
+    return 0;
+}
+
+static int vgn_kernel_compute(vgn_kernel *kernel, int in_size, int out_size, int multiple);
+
 int vgn_kernel_make(vgn_kernel *kernel, int in_size, int out_size, int multiple) {
+    vgn_kernel_cache *cache = vgn_kernel_cache_get();
+    if (cache) {
+        for (int i = 0; i < 4; i++) {
+            const vgn_kernel_slot *slot = &cache->slots[i];
+            if (slot->kernel.start && slot->in_size == in_size && slot->out_size == out_size && slot->multiple == multiple) {
+                return vgn_kernel_copy(kernel, &slot->kernel);
+            }
+        }
+    }
+    const int status = vgn_kernel_compute(kernel, in_size, out_size, multiple);
+    if (status == 0 && cache) {
+        vgn_kernel_slot *slot = &cache->slots[cache->next];
+        cache->next = (cache->next + 1) % 4;
+        vgn_kernel_free(&slot->kernel);
+        if (vgn_kernel_copy(&slot->kernel, kernel) == 0) {
+            slot->in_size = in_size;
+            slot->out_size = out_size;
+            slot->multiple = multiple;
+        }
+    }
+    return status;
+}
+
+static int vgn_kernel_compute(vgn_kernel *kernel, int in_size, int out_size, int multiple) {
     const double scale = (double)in_size / (double)out_size;
     // Reducing stretches the kernel over `scale` input samples per lobe; enlarging does not.
     const double filter_scale = scale > 1.0 ? scale : 1.0;
