@@ -102,7 +102,13 @@ static int vgn_kernel_compute(vgn_kernel *kernel, int in_size, int out_size, int
     // Reducing stretches the kernel over `scale` input samples per lobe; enlarging does not.
     const double filter_scale = scale > 1.0 ? scale : 1.0;
     const double support = 3.0 * filter_scale;
-    int taps = (int)ceil(support) * 2 + 1;
+    // As many taps as the widest window needs (at most 2 × ⌈support⌉ + 1), rounded up to `multiple`.
+    int taps = 1;
+    for (int i = 0; i < out_size; i++) {
+        const double centre = (i + 0.5) * scale;
+        const int width = (int)floor(centre + support + 0.5) - (int)floor(centre - support + 0.5);
+        if (width > taps) taps = width;
+    }
     if (multiple > 1) taps = (taps + multiple - 1) / multiple * multiple;
     if (taps > in_size) taps = in_size;
 
