@@ -49,12 +49,12 @@ void vgn_horizontal_avx2(const uint8_t *in, size_t in_stride, uint8_t *out, size
                          int rows, int bands, const vgn_kernel *kernel, const void *prepared);
 #endif
 
-/// One resize, set up: the input (premultiplied already when it has alpha), the vertical pass's
-/// output, both kernels and the AVX2 horizontal weights (NULL: the scalar horizontal pass).
+/// One resize, set up: the input (premultiplied already when it has alpha), the output, both
+/// kernels and the AVX2 horizontal weights (NULL: the scalar horizontal pass).
 typedef struct {
     const uint8_t *in;
     size_t in_stride;
-    uint8_t *middle, *out;
+    uint8_t *out;
     size_t row_bytes, out_stride;
     int out_width, bands, has_alpha, use_avx2;
     const vgn_kernel *vertical, *horizontal;
@@ -62,8 +62,8 @@ typedef struct {
 } vgn_resize_job;
 
 /// Both passes for output rows [first, first + count) (output row i needs only the vertical
-/// pass's row i), then unpremultiplied.
-void vgn_resize_rows(const vgn_resize_job *job, int first, int count);
+/// pass's row i), then unpremultiplied. Returns 0, or -2 when memory ran out.
+int vgn_resize_rows(const vgn_resize_job *job, int first, int count);
 /// Colour bands × alpha / 255, rounded, from `in` into packed rows at `out`.
 void vgn_resize_premultiply(const uint8_t *in, size_t in_stride, uint8_t *out, int width, int height, int bands);
 /// Checks the arguments both entry points share and picks the code path: 1 AVX2, 0 scalar, -1 refused.

@@ -17,6 +17,7 @@ typedef struct {
     pthread_cond_t arrived;
     int rows_ready; /* input rows [0, rows_ready) are in place */
     int failed;
+    int status; /* the consumer's: 0, or -2 when memory ran out */
 } vgn_stream;
 
 /// The consumer: output rows in order, in batches of those whose windows are complete.
@@ -34,7 +35,10 @@ static void *vgn_stream_consume(void *argument) {
         if (failed) break;
         int end = next + 1;
         while (end < v->out_size && v->start[end] + v->taps <= ready) end++;
-        vgn_resize_rows(stream->job, next, end - next);
+        if (vgn_resize_rows(stream->job, next, end - next) != 0) {
+            stream->status = -2;
+            break;
+        }
         next = end;
     }
     return NULL;
@@ -53,12 +57,12 @@ int vgn_lanczos3_resize_streaming(vgn_row_source source, void *context, int in_w
     vgn_kernel vertical = {0}, horizontal = {0};
     // The source writes here; alpha is premultiplied in place, strip by strip.
     uint8_t *input = malloc(row_bytes * (size_t)in_height);
-    vgn_resize_job job = {input, row_bytes, NULL, out, row_bytes, out_stride, out_width, bands, has_alpha, use_avx2,
+    vgn_resize_job job = {input, row_bytes, out, row_bytes, out_stride, out_width, bands, has_alpha, use_avx2,
                           NULL, NULL, NULL};
     if (!input) goto done;
     if (vgn_resize_job_make(&job, &vertical, &horizontal, in_width, in_height, out_width, out_height) != 0) goto done;
 
-    vgn_stream stream = {&job, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0};
+    vgn_stream stream = {&job, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0};
     pthread_t consumer;
     const int concurrent = threads > 1 && pthread_create(&consumer, NULL, vgn_stream_consume, &stream) == 0;
     int fetched = 0;
@@ -84,11 +88,11 @@ int vgn_lanczos3_resize_streaming(vgn_row_source source, void *context, int in_w
         }
         pthread_join(consumer, NULL);
     } else if (fetched == in_height) {
-        vgn_resize_rows(&job, 0, out_height);
+        stream.status = vgn_resize_rows(&job, 0, out_height);
     }
     pthread_mutex_destroy(&stream.lock);
     pthread_cond_destroy(&stream.arrived);
-    status = fetched == in_height ? 0 : -3;
+    status = fetched < in_height ? -3 : stream.status;
 
 done:
     vgn_resize_job_free(&job, &vertical, &horizontal);
