@@ -39,17 +39,4 @@ int vgn_lanczos3_resize(const uint8_t *in, int in_width, int in_height, size_t i
                         uint8_t *out, int out_width, int out_height, size_t out_stride,
                         int bands, int has_alpha, int implementation, int threads);
 
-/// Supplies input rows [first, first + count) (interleaved 8-bit, `bands` per pixel, rows packed
-/// one after another) into `rows`. Called in order, top to bottom, on the calling thread of
-/// vgn_lanczos3_resize_streaming. Returns 0, or -1 to stop (a decoding error).
-typedef int (*vgn_row_source)(void *context, int first, int count, uint8_t *rows);
-
-/// vgn_lanczos3_resize on rows that `source` supplies as they are decoded. With `threads` >= 2
-/// the passes run on a second thread, each output row as soon as its input rows have arrived,
-/// while this thread goes on fetching; with 1, after the last row. The pixels are the same.
-/// Returns 0, -1 for arguments it does not take, -2 when memory ran out, -3 when `source` failed.
-int vgn_lanczos3_resize_streaming(vgn_row_source source, void *context, int in_width, int in_height,
-                                  uint8_t *out, int out_width, int out_height, size_t out_stride,
-                                  int bands, int has_alpha, int implementation, int threads);
-
 #endif

@@ -58,18 +58,17 @@ enum LanczosReducer {
             && image.byteCount <= maximumInputBytes
     }
 
-    /// `image` (which `applies(to:width:height:)` accepted) decoded and reduced to `width` × `height`.
-    /// `threads` overrides `ImagingRuntime.threadsPerImage` (for tests). The result is an in-memory image with `image`'s header fields (EXIF orientation, ICC profile,
-    /// resolution) and the new size. Decoding errors surface here.
+    /// `image` (which `applies(to:width:height:)` accepted) decoded into memory
+    /// (`Image.materialized(cancellation:)`, under libvips' kill flag) and reduced to `width` ×
+    /// `height`, its output rows split between `threads` threads (default
+    /// `ImagingRuntime.threadsPerImage`, at most 4). The result is an in-memory image with `image`'s
+    /// header fields (EXIF orientation, ICC profile, resolution) and the new size. Decoding errors
+    /// surface here.
     ///
-    /// With `ImagingRuntime.threadsPerImage` ≥ 2 and no `cancellation`, the rows are read from
-    /// libvips in strips, top to bottom, on this thread (`vips_region_prepare`) and reduced on a
-    /// second thread as they arrive: a JPEG decode runs on one thread, so the resize then costs
-    /// little wall time. Otherwise the image is decoded into memory first
-    /// (`Image.materialized(cancellation:)`, under libvips' kill flag) and then reduced: with one
-    /// thread per image (many images at once) that costs fewer instructions than the strips,
-    /// whose region buffers libvips 8.14 allocates and zeroes again and again (callgrind:
-    /// 200 M against 208 M an operation on sharp's task).
+    /// Streaming the decode into the reducer (rows fetched with `vips_region_prepare` while a
+    /// second thread reduces them) was tried and dropped: its critical path was no shorter
+    /// (callgrind, sharp's task: 151 M instructions on the decoding thread against about 148 M for
+    /// decode-then-split), and it cost 8 M more in all, libvips 8.14 zeroing fresh region buffers.
     static func resize(
         _ image: Image, toWidth width: Int, height: Int, cancellation: ImagingCancellation? = nil,
         implementation: Implementation = .automatic, threads: Int? = nil
@@ -77,33 +76,17 @@ enum LanczosReducer {
         if width == image.width, height == image.height { return image }
         let threads = Int32(min(4, max(1, threads ?? ImagingRuntime.threadsPerImage)))
         let bands = image.bands
-        let result = try emptyImage(like: image, width: width, height: height)
+        let source = try image.materialized(cancellation: cancellation)
+        guard let pixels = vips_image_get_data(source.pointer) else { throw VipsErrors.decodingError() }
+        let result = try emptyImage(like: source, width: width, height: height)
         guard let output = result.pointer.pointee.data else {
             throw VipsErrors.operationError("vips_image_write_prepare")
         }
-        let what = "\(image.width)x\(image.height)x\(bands) to \(width)x\(height)"
-        if cancellation != nil || threads == 1 {
-            let source = try image.materialized(cancellation: cancellation)
-            guard let pixels = vips_image_get_data(source.pointer) else { throw VipsErrors.decodingError() }
-            let status = vgn_lanczos3_resize(
-                pixels.assumingMemoryBound(to: UInt8.self), Int32(source.width), Int32(source.height),
-                source.width * bands, output, Int32(width), Int32(height), width * bands,
-                Int32(bands), source.hasAlpha ? 1 : 0, implementation.cValue, threads)
-            try check(status, what)
-            return result
-        }
-        guard let region = vips_region_new(image.pointer) else {
-            throw VipsErrors.operationError("vips_region_new")
-        }
-        defer { vgn_unref(region) }
-        var reader = RowReader(region: region, width: Int32(image.width), rowBytes: image.width * bands)
-        let status = withUnsafeMutablePointer(to: &reader) { context in
-            vgn_lanczos3_resize_streaming(
-                { context, first, count, rows in RowReader.fetch(context, first, count, rows) }, context, Int32(image.width), Int32(image.height), output, Int32(width),
-                Int32(height), width * bands, Int32(bands), image.hasAlpha ? 1 : 0, implementation.cValue, threads)
-        }
-        if status == -3 { throw VipsErrors.decodingError() }
-        try check(status, what)
+        let status = vgn_lanczos3_resize(
+            pixels.assumingMemoryBound(to: UInt8.self), Int32(source.width), Int32(source.height),
+            source.width * bands, output, Int32(width), Int32(height), width * bands,
+            Int32(bands), source.hasAlpha ? 1 : 0, implementation.cValue, threads)
+        try check(status, "\(source.width)x\(source.height)x\(bands) to \(width)x\(height)")
         return result
     }
 
@@ -125,35 +108,6 @@ enum LanczosReducer {
             throw VipsErrors.operationError("vips_image_write_prepare")
         }
         return result
-    }
-
-    /// The context of the C reducer's row source: a libvips region over the decoded image.
-    private struct RowReader {
-        let region: UnsafeMutablePointer<VipsRegion>
-        let width: Int32
-        let rowBytes: Int
-
-        /// `vgn_row_source`: computes rows [first, first + count) with `vips_region_prepare` (the
-        /// loader decodes them, in order) and copies them out packed.
-        static func fetch(_ context: UnsafeMutableRawPointer?, _ first: Int32, _ count: Int32, _ rows: UnsafeMutablePointer<UInt8>?) -> Int32 {
-            guard let context, let rows else { return -1 }
-            let reader = context.assumingMemoryBound(to: RowReader.self).pointee
-            var rect = VipsRect(left: 0, top: first, width: reader.width, height: count)
-            guard vips_region_prepare(reader.region, &rect) == 0 else { return -1 }
-            let region = reader.region.pointee
-            guard let data = region.data, region.valid.left == 0, region.valid.top <= first,
-                region.valid.top + region.valid.height >= first + count
-            else { return -1 }
-            let stride = Int(region.bpl)
-            var source = data + Int(first - region.valid.top) * stride
-            var target = rows
-            for _ in 0..<Int(count) {
-                target.update(from: source, count: reader.rowBytes)
-                source += stride
-                target += reader.rowBytes
-            }
-            return 0
-        }
     }
 
     /// Reduces interleaved 8-bit pixels to `width` × `height` (the last band is alpha when
