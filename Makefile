@@ -9,7 +9,7 @@ DEMO_SIZE ?= 256
 # Build and test needs: the -dev packages the C targets link against.
 BUILD_PACKAGES := libvips-dev libwebp-dev libheif-dev pkg-config
 # Fixture tools (Fixtures/make-fixtures.sh) and the whole-process benchmark peers.
-TOOL_PACKAGES := libvips-tools imagemagick libheif-examples webp libimage-exiftool-perl hyperfine python3-venv curl
+TOOL_PACKAGES := libvips-tools imagemagick libheif-examples webp libimage-exiftool-perl hyperfine python3-venv curl libjpeg-dev zlib1g-dev python3-dev
 
 .PHONY: demo test bench fixtures install-deps install-tools build release clean fuzz fuzz-smoke sanitize
 

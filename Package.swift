@@ -34,9 +34,11 @@ let package = Package(
         .target(
             name: "CImageShims", dependencies: ["CVips", "CHeif"],
             path: "CSystemShims/CImageShims"),
+        // Vignette's own Lanczos-3 reducer (AVX2 chosen at run time, scalar fallback); no libvips.
+        .target(name: "CResize", path: "CSystemShims/CResize"),
         .target(
             name: "VignetteCodecs",
-            dependencies: ["CVips", "CWebP", "CHeif", "CImageShims"]),
+            dependencies: ["CVips", "CWebP", "CHeif", "CImageShims", "CResize"]),
         .target(
             name: "Vignette",
             dependencies: [

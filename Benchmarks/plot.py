@@ -32,6 +32,10 @@ def medians(path):
                     name = f'Vignette\n{row["threads"]} thread{"s" if row["threads"] != 1 else ""}'
             elif tool == "pyvips":
                 name = f'pyvips\n{row.get("threads", "?")} threads'
+            elif tool == "pyvips 8.18":
+                name = f'pyvips 8.18\n{row.get("threads", "?")} threads'
+            elif tool == "Pillow-SIMD":
+                name = "Pillow-SIMD\n1 thread"
             else:
                 name = "Pillow\n1 thread"
             rates.setdefault(name, []).append(row["ops_per_sec"])
@@ -45,9 +49,10 @@ def main():
     tools = []
     for _, rates in tasks:
         tools += [t for t in rates if t not in tools]
-    colours = {"Vignette": "#2b6cb0", "pyvips": "#dd8452", "Pillow": "#55a868"}
+    colours = {"Vignette": "#2b6cb0", "pyvips": "#dd8452", "pyvips 8.18": "#c44e52", "Pillow": "#55a868",
+               "Pillow-SIMD": "#8172b2"}
 
-    fig, axes = plt.subplots(1, len(tasks), figsize=(10, 3.8), dpi=90)
+    fig, axes = plt.subplots(1, len(tasks), figsize=(12, 3.8), dpi=90)
     for ax, (title, rates) in zip(axes, tasks):
         names = [t for t in tools if t in rates]
         values = [rates[t] for t in names]
@@ -64,7 +69,7 @@ def main():
         ax.set_ylim(0, max(values) * 1.15 if values else 1)
         ax.tick_params(axis="y", labelsize=8)
         ax.spines[["top", "right"]].set_visible(False)
-    fig.suptitle("Vignette vs pyvips and Pillow, in-process, one operation at a time (2 cores)", fontsize=10)
+    fig.suptitle("Vignette vs pyvips and Pillow (with Pillow-SIMD and libvips 8.18), in-process, one operation at a time (2 cores)", fontsize=10)
     fig.tight_layout()
     fig.savefig(target, format="png", metadata={"Software": None})
 

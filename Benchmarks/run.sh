@@ -17,6 +17,8 @@
 #   BENCH_PNG_SECONDS, BENCH_PNG_ROUNDS   the same for the PNG task (default 5 s, 2 rounds).
 #   BENCH_BATCH_RUNS  hyperfine runs of each corpus-batch command (default 5; warm-up 1).
 #   BENCH_ENCODE_RUNS runs of each 12-MP encode, Vignette's and the CLI tools' (default 3).
+#   BENCH_PHOTOS    photos in the files → files throughput case (default 64: links to sharp's photo).
+#   BENCH_THROUGHPUT_ROUNDS  rounds of the throughput cases, interleaved; median shown (default 3).
 #   CORPUS          the corpus folder (default ../shared/corpus beside the checkout).
 #   SKIP_BUILD=1    use the existing .build/release binaries.
 #
@@ -36,6 +38,8 @@ png_seconds="${BENCH_PNG_SECONDS:-5}"
 png_rounds="${BENCH_PNG_ROUNDS:-2}"
 batch_runs="${BENCH_BATCH_RUNS:-5}"
 encode_runs="${BENCH_ENCODE_RUNS:-3}"
+photo_count="${BENCH_PHOTOS:-64}"
+throughput_rounds="${BENCH_THROUGHPUT_ROUNDS:-3}"
 encode_quality=50
 corpus="${CORPUS:-../shared/corpus}"
 input="$corpus/2569067123_aca715a2ee_o.jpg"
@@ -68,9 +72,11 @@ bin="$(swift build -c release --show-bin-path)"
 bench="$bin/VignetteBench"
 vignette="$bin/vignette"
 
-log "setting up the Python peers (Benchmarks/.venv)"
+log "setting up the Python peers (Benchmarks/.venv, .venv-simd, .venv-vips818)"
 "$bench_dir/setup-venv.sh"
 python="$bench_dir/.venv/bin/python"
+simd_python="$bench_dir/.venv-simd/bin/python"
+vips818_python="$bench_dir/.venv-vips818/bin/python"
 
 # How busy the machine is just before measuring (the build above raises the load average, so
 # sample /proc/stat over one second instead): other work makes the numbers noisy.
@@ -121,6 +127,18 @@ print(json.dumps({
     "Pillow_libjpeg_turbo": features.version("libjpeg_turbo"),
 }))
 PY
+"$simd_python" - > "$out/python-simd-versions.json" <<'PY'
+import json
+import PIL
+from PIL import features
+print(json.dumps({"Pillow-SIMD": PIL.__version__, "libjpeg_turbo": features.version("libjpeg_turbo")}))
+PY
+"$vips818_python" - > "$out/python-vips818-versions.json" <<'PY'
+import json
+import pyvips
+print(json.dumps({"pyvips": pyvips.__version__,
+                  "libvips": f"{pyvips.version(0)}.{pyvips.version(1)}.{pyvips.version(2)}"}))
+PY
 
 # --- in-process: sharp's JPEG task ------------------------------------------------------------
 # Every case runs once per round, the rounds one after another, so that other work on the machine
@@ -159,6 +177,12 @@ for round in $(seq 1 "$rounds"); do
     log "round $round/$rounds: Pillow draft + thumbnail, ${seconds}s"
     measure "$round" "$python" "$bench_dir/peers/pillow_jpeg.py" --input "$input" --seconds "$seconds" \
         --output "$out/pillow.jpg"
+    log "round $round/$rounds: Pillow-SIMD draft + thumbnail, ${seconds}s"
+    measure "$round" "$simd_python" "$bench_dir/peers/pillow_jpeg.py" --tool Pillow-SIMD --input "$input" \
+        --seconds "$seconds" --output "$out/pillow-simd.jpg"
+    log "round $round/$rounds: pyvips thumbnail_buffer on libvips 8.18 (pyvips-binary), ${seconds}s"
+    measure "$round" "$vips818_python" "$bench_dir/peers/pyvips_jpeg.py" --tool "pyvips 8.18" --input "$input" \
+        --seconds "$seconds" --output "$out/pyvips818.jpg"
 done
 
 # --- in-process: sharp's PNG task ------------------------------------------------------------
@@ -177,13 +201,19 @@ for round in $(seq 1 "$png_rounds"); do
     log "PNG round $round/$png_rounds: Pillow thumbnail, ${png_seconds}s"
     measure "$round" "$python" "$bench_dir/peers/pillow_png.py" --input "$png_input" --seconds "$png_seconds" \
         --output "$out/png-pillow.png"
+    log "PNG round $round/$png_rounds: Pillow-SIMD thumbnail, ${png_seconds}s"
+    measure "$round" "$simd_python" "$bench_dir/peers/pillow_png.py" --tool Pillow-SIMD --input "$png_input" \
+        --seconds "$png_seconds" --output "$out/png-pillow-simd.png"
+    log "PNG round $round/$png_rounds: pyvips on libvips 8.18, ${png_seconds}s"
+    measure "$round" "$vips818_python" "$bench_dir/peers/pyvips_png.py" --tool "pyvips 8.18" --input "$png_input" \
+        --seconds "$png_seconds" --output "$out/png-pyvips818.png"
 done
 
 # --- similarity to libvips' own thumbnail -----------------------------------------------------
 log "dHash against vipsthumbnail's output"
 vipsthumbnail "$input" -s 720x588 -o "$out/vipsthumbnail.jpg[Q=80]"
 : > "$out/dhash.jsonl"
-for candidate in "$out"/vignette-*.jpg "$out/pyvips.jpg" "$out/pillow.jpg"; do
+for candidate in "$out"/vignette-*.jpg "$out/pyvips.jpg" "$out/pyvips818.jpg" "$out/pillow.jpg" "$out/pillow-simd.jpg"; do
     "$bench" dhash "$candidate" "$out/vipsthumbnail.jpg" >> "$out/dhash.jsonl"
 done
 
@@ -224,6 +254,37 @@ count_outputs() {
 count_outputs "vignette" "'$vignette' thumbnail $batch_q --size 256 --out '$batch_dir/count' --jobs 2"
 count_outputs "vipsthumbnail loop" "for f in $batch_q; do vipsthumbnail \"\$f\" -s 256 -o '$batch_dir/count/%s.jpg'; done"
 count_outputs "mogrify -thumbnail" "'$mogrify' -path '$batch_dir/count' -thumbnail 256x256 $batch_q"
+
+# --- files → files throughput: sharp's task on BENCH_PHOTOS photos, 1 and 2 workers (issue 14) ----
+# The photos are links to sharp's input under distinct names (the corpus has one such photo; the
+# page cache holds it, so this measures decoding and encoding, not the disk). Each case is a whole
+# process: `vignette thumbnail --jobs N`, or peers/throughput.py's multiprocessing.Pool of N
+# workers; peers/timed.py gives wall time and the CPU time of the process and its children.
+photos="$batch_dir/photos"
+mkdir -p "$photos"
+for i in $(seq -w 1 "$photo_count"); do ln -sf "$input" "$photos/photo-$i.jpg"; done
+photo_files=("$photos"/photo-*.jpg)
+: > "$out/throughput.jsonl"
+throughput() {
+    local label="$1" workers="$2"; shift 2
+    rm -rf "$batch_dir/tp" && mkdir -p "$batch_dir/tp"
+    "$python" "$bench_dir/peers/timed.py" "$label" "$workers" "${#photo_files[@]}" "$@" >> "$out/throughput.jsonl"
+}
+for round in $(seq 1 "$throughput_rounds"); do
+    for workers in 1 2; do
+        log "throughput round $round/$throughput_rounds: ${#photo_files[@]} photos, $workers worker(s)"
+        throughput vignette "$workers" "$vignette" thumbnail "${photo_files[@]}" --size 720x588 --quality 80 \
+            --out "$batch_dir/tp" --jobs "$workers"
+        throughput Pillow-SIMD "$workers" "$simd_python" "$bench_dir/peers/throughput.py" --library pillow \
+            --workers "$workers" --out "$batch_dir/tp" "${photo_files[@]}"
+        throughput Pillow "$workers" "$python" "$bench_dir/peers/throughput.py" --library pillow \
+            --workers "$workers" --out "$batch_dir/tp" "${photo_files[@]}"
+        throughput "pyvips 8.18" "$workers" "$vips818_python" "$bench_dir/peers/throughput.py" --library pyvips \
+            --workers "$workers" --out "$batch_dir/tp" "${photo_files[@]}"
+        throughput pyvips "$workers" "$python" "$bench_dir/peers/throughput.py" --library pyvips \
+            --workers "$workers" --out "$batch_dir/tp" "${photo_files[@]}"
+    done
+done
 
 # --- HEIC, AVIF and WebP encoding of a 12-MP image -----------------------------------------------
 # The photo scaled by √2 (3854×3147), made once per run as PNG: the input heif-enc and cwebp read.
@@ -301,6 +362,10 @@ def label(row, pillow_label="Pillow (draft + thumbnail, 1 thread)"):
         return f'{tool}, {row["threads"]} thread{"s" if row["threads"] != 1 else ""}'
     if row["tool"] == "pyvips":
         return f'pyvips (thumbnail_buffer), {row["threads"]} threads'
+    if row["tool"] == "pyvips 8.18":
+        return f'pyvips on libvips {row.get("libvips", "8.18")} (pyvips-binary), {row["threads"]} threads'
+    if row["tool"] == "Pillow-SIMD":
+        return pillow_label.replace("Pillow", "Pillow-SIMD")
     return pillow_label
 
 def task_rows(name, pillow_label):
@@ -319,11 +384,13 @@ def task_rows(name, pillow_label):
 def rate_table(rows):
     pillow = next(r for r in rows if r["tool"] == "Pillow")["rate"]
     pyvips = next(r for r in rows if r["tool"] == "pyvips")["rate"]
-    print("| tool | ops/s | vs Pillow | vs pyvips | ops/s in each round | other work |")
-    print("|---|---:|---:|---:|---|---:|")
+    simd = next(r for r in rows if r["tool"] == "Pillow-SIMD")["rate"]
+    print("| tool | ops/s | vs Pillow-SIMD | vs Pillow | vs pyvips | ops/s in each round | other work |")
+    print("|---|---:|---:|---:|---:|---|---:|")
     for r in rows:
         each = ", ".join(f"{x:.1f}" for x in r["rates"])
-        print(f'| {r["label"]} | {r["rate"]:.1f} | {r["rate"] / pillow:.2f}× | {r["rate"] / pyvips:.2f}× | {each} | {r["other"]:.2f} |')
+        print(f'| {r["label"]} | {r["rate"]:.1f} | {r["rate"] / simd:.2f}× | {r["rate"] / pillow:.2f}× | '
+              f'{r["rate"] / pyvips:.2f}× | {each} | {r["other"]:.2f} |')
     print()
     return pillow, pyvips
 
@@ -487,6 +554,49 @@ for tool, shown in (("vignette", "`vignette thumbnail giant-image.jpg --size 256
           f'{statistics.median(m["seconds"] for m in ms):.2f} s | {max(m["status"] for m in ms)} |')
 print()
 
+throughput_rows = lines("throughput.jsonl")
+tp = {}
+for t in throughput_rows:
+    tp.setdefault((t["tool"], t["workers"]), []).append(t)
+tp_images = throughput_rows[0]["images"]
+print(f"## Files → files throughput: {tp_images} photos (sharp's JPEG task), 1 and 2 workers (issue 14)")
+print()
+print("Whole processes: `vignette thumbnail FILES --size 720x588 --quality 80 --out DIR --jobs N` and, for")
+print("the Python peers, `peers/throughput.py` (a `multiprocessing.Pool` of N workers, one file per task;")
+print("Pillow: draft + thumbnail LANCZOS; pyvips: `thumbnail`, cache off). Medians over the rounds; CPU")
+print("is user + system time of the process and its children (`peers/timed.py`).")
+print()
+print("| tool | workers | images/s | CPU ms per image | vs Pillow-SIMD (images/s) | 2 workers / 1 |")
+print("|---|---:|---:|---:|---:|---:|")
+def tp_median(tool, workers, key):
+    return statistics.median(t[key] for t in tp[(tool, workers)])
+tp_tools = []
+for t in throughput_rows:
+    if t["tool"] not in tp_tools:
+        tp_tools.append(t["tool"])
+for tool in tp_tools:
+    for workers in (1, 2):
+        rate = tp_median(tool, workers, "images_per_sec")
+        cpu = tp_median(tool, workers, "cpu_ms_per_image")
+        simd_rate = tp_median("Pillow-SIMD", workers, "images_per_sec")
+        scaling = f'{tp_median(tool, 2, "images_per_sec") / tp_median(tool, 1, "images_per_sec"):.2f}×' if workers == 2 else ""
+        print(f'| {tool} | {workers} | {rate:.1f} | {cpu:.1f} | {rate / simd_rate:.2f}× | {scaling} |')
+print()
+
+simd_task = next(r for r in rows if r["tool"] == "Pillow-SIMD")["rate"]
+v2, s2 = tp_median("vignette", 2, "images_per_sec"), tp_median("Pillow-SIMD", 2, "images_per_sec")
+v_scaling = v2 / tp_median("vignette", 1, "images_per_sec")
+v_cpu, s_cpu = tp_median("vignette", 2, "cpu_ms_per_image"), tp_median("Pillow-SIMD", 2, "cpu_ms_per_image")
+print("## Targets (issue 14)")
+print()
+print(f'- in-process sharp task ≥ 1.3× Pillow-SIMD\'s ops/s: {best["rate"] / simd_task:.2f}× ({best["label"]}) — '
+      f'{verdict(best["rate"] >= 1.3 * simd_task)}')
+print(f'- files → files at 2 workers ≥ 1.3× Pillow-SIMD\'s images/s: {v2 / s2:.2f}× — {verdict(v2 >= 1.3 * s2)}')
+print(f'- `--jobs 2` ≥ 1.8× `--jobs 1`: {v_scaling:.2f}× — {verdict(v_scaling >= 1.8)}')
+print(f'- CPU ms per image at full load (2 workers) ≤ 0.75× Pillow-SIMD\'s: {v_cpu:.1f} vs {s_cpu:.1f} ms = '
+      f'{v_cpu / s_cpu:.2f}× — {verdict(v_cpu <= 0.75 * s_cpu)}')
+print()
+
 print("## Targets (issue 5)")
 print()
 print(f'- batch, `--jobs 2` ≥ 1.7× the throughput of `--jobs 1`: {jobs_ratio:.2f}× — {verdict(jobs_ratio >= 1.7)}')
@@ -505,6 +615,10 @@ print(f'- Vignette linked against libvips {vignette_versions["libvips"]}, libweb
 print(f'- Python {python_versions["python"]}: pyvips {python_versions["pyvips"]} ({python_versions["pyvips_mode"]}, '
       f'libvips {python_versions["pyvips_libvips"]}), Pillow {python_versions["Pillow"]} '
       f'(its bundled libjpeg-turbo {python_versions["Pillow_libjpeg_turbo"]})')
+simd_versions = lines("python-simd-versions.json")[0]
+vips818_versions = lines("python-vips818-versions.json")[0]
+print(f'- Pillow-SIMD {simd_versions["Pillow-SIMD"]} (built from source against the system libjpeg-turbo '
+      f'{simd_versions["libjpeg_turbo"]}); pyvips {vips818_versions["pyvips"]} on pyvips-binary\'s libvips {vips818_versions["libvips"]}')
 print(f'- {machine["hyperfine"]}; {machine["imagemagick"]}; heif-enc (libheif-examples) {machine["heif_enc"]}; {machine["cwebp"] and "cwebp " + machine["cwebp"]}')
 PY
 

@@ -3,6 +3,8 @@
 Read the input into memory once; run the operation for --warmup seconds (default 1), then count
 operations for --seconds, one at a time; print one JSON line
 {"tool": ..., "ops_per_sec": ..., "ops": ..., "seconds": ...}; write the last output to --output.
+--tool renames the row: the same script runs as Pillow and as Pillow-SIMD, as pyvips on the
+system libvips and on pyvips-binary's, each from its own venv.
 """
 import argparse
 import json
@@ -16,7 +18,9 @@ def run(tool, operation, extra=None):
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--warmup", type=float, default=1.0)
     parser.add_argument("--output")
+    parser.add_argument("--tool", help="the name to report (e.g. Pillow-SIMD for the same script in its venv)")
     args = parser.parse_args()
+    tool = args.tool or tool
     if args.seconds <= 0 or args.warmup < 0:
         parser.error("--seconds must be positive and --warmup not negative")
     try:

@@ -7,11 +7,11 @@ import Vignette
 ///   zlib level 6.
 /// Either takes `--format`, `--width`, `--height`, `--quality` and `--compression` to change that.
 enum JPEGTask {
-    static let usage = "jpeg-task|png-task --input FILE --seconds S [--warmup S] [--method shrinkOnLoad|vipsThumbnail] [--format jpeg|png] [--width W] [--height H] [--quality Q] [--compression Z] [--output OUT]"
+    static let usage = "jpeg-task|png-task --input FILE --seconds S [--warmup S] [--method shrinkOnLoad|vipsThumbnail] [--format jpeg|png] [--width W] [--height H] [--quality Q] [--compression Z] [--output OUT] [--operations N]"
 
     static func run(_ arguments: ArraySlice<String>, defaultFormat: String = "jpeg") throws -> String {
         let parsed = try Arguments(arguments, known: ["input", "seconds", "warmup", "method", "output",
-                                                      "format", "width", "height", "quality", "compression"])
+                                                      "format", "width", "height", "quality", "compression", "operations"])
         guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument \(parsed.positionals[0])") }
         let input = try parsed.required("input")
         let seconds = try parsed.double("seconds", default: 10)
@@ -31,6 +31,9 @@ enum JPEGTask {
         let height = Int(try parsed.double("height", default: isPNG ? 540 : 588))
         let quality = Int(try parsed.double("quality", default: 80))
         let compression = Int(try parsed.double("compression", default: 6, allowZero: true))
+        // A fixed number of operations instead of a time (no warm-up): for profilers such as
+        // callgrind, whose instruction counts are then comparable from run to run.
+        let fixedOperations = parsed.options["operations"] == nil ? nil : Int(try parsed.double("operations", default: 1))
         let threads = try Runtime.applyThreadSetting()
 
         let data: Data
@@ -47,7 +50,7 @@ enum JPEGTask {
         // Warm-up: page in the libraries, let libvips start its thread pool.
         var last = try thumbnailer.encodedThumbnail(data, as: encoding)
         let clock = ContinuousClock()
-        let warmupEnd = clock.now + .milliseconds(Int(warmup * 1000))
+        let warmupEnd = clock.now + .milliseconds(Int(fixedOperations == nil ? warmup * 1000 : 0))
         while clock.now < warmupEnd {
             last = try thumbnailer.encodedThumbnail(data, as: encoding)
         }
@@ -60,7 +63,7 @@ enum JPEGTask {
             last = try thumbnailer.encodedThumbnail(data, as: encoding)
             operations += 1
             now = clock.now
-        } while now < deadline
+        } while fixedOperations.map { operations < $0 } ?? (now < deadline)
         let elapsed = (now - start).seconds
 
         if let output = parsed.options["output"] {

@@ -11,15 +11,26 @@ internal import CVips
 /// Routes, in order of preference:
 /// 1. an embedded thumbnail at least as big as the result (HEIF thumbnail items via libheif, the JPEG
 ///    EXIF thumbnail via libvips' "jpeg-thumbnail-data");
-/// 2. shrink-on-load chosen by Vignette (JPEG `shrink`, WebP `scale` load options), then
-///    `vips_resize` with `ThumbnailOptions.kernel`;
-/// 3. a full decode and `vips_resize` for formats without shrink-on-load;
+/// 2. shrink-on-load chosen by Vignette (JPEG `shrink`, WebP `scale` load options), then a resize
+///    with `ThumbnailOptions.kernel`;
+/// 3. a full decode and a resize for formats without shrink-on-load;
 /// or libvips' own `vips_thumbnail` when `ThumbnailOptions.method` is `.vipsThumbnail`.
+///
+/// The resize of routes 1-3 is Vignette's own Lanczos-3 reducer (`LanczosReducer`, AVX2 when the
+/// CPU has it) when the kernel is Lanczos 3 and the decoded image is 8-bit sRGB or grey, reduced,
+/// and small enough to hold in memory; `vips_resize` otherwise.
 public struct Thumbnailer: Sendable {
     /// What to make: the box, fit, crop, orientation, kernel, route, blur.
     public var options: ThumbnailOptions
     /// The budget each source is checked against from its header.
     public var limits: DecodingLimits
+    /// Who resizes: `.automatic` is `LanczosReducer` where it applies; `.libvips` is always
+    /// `vips_resize` (what Vignette did before its own reducer; for comparisons in tests).
+    var resampler = Resampler.automatic
+
+    enum Resampler: Sendable {
+        case automatic, libvips
+    }
 
     /// A thumbnailer making `options` within `limits`.
     public init(options: ThumbnailOptions, limits: DecodingLimits = .untrusted) {
@@ -34,7 +45,7 @@ public struct Thumbnailer: Sendable {
 
     /// `thumbnail(_:)`, stopped part-way when `cancellation` is cancelled (`ImagingError.Kind.cancelled`).
     public func thumbnail(_ data: Data, cancellation: ImagingCancellation?) throws(ImagingError) -> Thumbnail {
-        let lazy = try lazyThumbnail(data)
+        let lazy = try lazyThumbnail(data, cancellation: cancellation)
         do {
             return Thumbnail(image: try lazy.image.materialized(cancellation: cancellation), source: lazy.source, route: lazy.route)
         } catch {
@@ -80,7 +91,8 @@ public struct Thumbnailer: Sendable {
     }
 
     /// The thumbnail as a libvips recipe: pixels are decoded when it is encoded or materialised.
-    func lazyThumbnail(_ data: Data) throws(ImagingError) -> Thumbnail {
+    /// With `LanczosReducer`, the decode happens here already (errors classified as by `thumbnail`).
+    func lazyThumbnail(_ data: Data, cancellation: ImagingCancellation? = nil) throws(ImagingError) -> Thumbnail {
         try options.validate()
         let source = try LoadedSource(data: data, limits: limits)
         let header = try source.load(failOn: limits.failOn)
@@ -109,7 +121,9 @@ public struct Thumbnailer: Sendable {
             if embedded.kind == .exif, orientation != 1 {
                 image = try image.apply("vips_copy") { vgn_copy_with_orientation($0, $1, Int32(orientation)) }
             }
-            let finished = try finish(image, geometry: geometry, orientation: embedded.kind == .exif ? orientation : 1)
+            let finished = try finish(
+                image, geometry: geometry, orientation: embedded.kind == .exif ? orientation : 1,
+                data: data, cancellation: cancellation)
             return Thumbnail(image: finished, source: info, route: .embeddedThumbnail(kind: embedded.kind.rawValue))
         }
         if options.method == .vipsThumbnail {
@@ -117,14 +131,28 @@ public struct Thumbnailer: Sendable {
         }
         let image = plan.loadOptions.isEmpty ? header : try source.load(failOn: limits.failOn, extra: plan.loadOptions)
         let route = plan.loadOptions.isEmpty ? ThumbnailRoute.fullDecode : .shrinkOnLoad(scale: plan.scale)
-        return Thumbnail(image: try finish(image, geometry: geometry, orientation: orientation), source: info, route: route)
+        let finished = try finish(image, geometry: geometry, orientation: orientation, data: data, cancellation: cancellation)
+        return Thumbnail(image: finished, source: info, route: route)
     }
 
     /// Colour to 8-bit sRGB, resize, orient, crop.
-    private func finish(_ decoded: Image, geometry: ThumbnailGeometry, orientation: Int) throws(ImagingError) -> Image {
+    private func finish(
+        _ decoded: Image, geometry: ThumbnailGeometry, orientation: Int, data: Data, cancellation: ImagingCancellation?
+    ) throws(ImagingError) -> Image {
         let target = geometry.resized.oriented(orientation)
         var image = try decoded.standardizedToSRGB8()
-        image = try image.resized(toWidth: target.width, height: target.height, kernel: options.kernel)
+        if resampler == .automatic, options.kernel == .lanczos3,
+            LanczosReducer.applies(to: image, width: target.width, height: target.height)
+        {
+            // The decode runs now, into memory, for the reducer: its errors are told apart here.
+            do {
+                image = try LanczosReducer.resize(image, toWidth: target.width, height: target.height, cancellation: cancellation)
+            } catch {
+                throw error.kind == .cancelled ? error : classified(error, data: data)
+            }
+        } else {
+            image = try image.resized(toWidth: target.width, height: target.height, kernel: options.kernel)
+        }
         // Rotating and attention-cropping read the image out of order, which a sequentially decoded
         // source cannot do: compute the (already small) resized pixels first.
         if orientation != 1 || (options.fit == .cover && options.crop == .attention) {

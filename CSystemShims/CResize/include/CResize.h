@@ -1,0 +1,42 @@
+// CResize: Vignette's own separable Lanczos-3 reducer for interleaved 8-bit pixels.
+//
+// Why it exists: on a JPEG thumbnail the libvips 8.14 that Debian ships spends about 40 % of its
+// instructions in the scalar reduceh/reducev loops (Benchmarks/README.md, "Profile"). This reducer
+// does the same separable Lanczos-3 resampling with 16-bit fixed-point coefficients, with an
+// x86-64 AVX2 path chosen at run time (__builtin_cpu_supports) and a portable scalar path that
+// computes the same integers. It knows nothing of libvips: pointers in, pointers out.
+// All symbols are prefixed `vgn_`.
+#ifndef VGN_CRESIZE_H
+#define VGN_CRESIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Which code path `vgn_lanczos3_resize` takes.
+enum {
+    /// AVX2 when the CPU has it, the scalar path otherwise.
+    VGN_RESIZE_AUTOMATIC = 0,
+    /// The portable scalar path.
+    VGN_RESIZE_SCALAR = 1,
+    /// The AVX2 path; `vgn_lanczos3_resize` fails (-1) when the CPU does not have AVX2.
+    VGN_RESIZE_AVX2 = 2,
+};
+
+/// 1 when this CPU can run the AVX2 path (x86-64 with AVX2), 0 otherwise.
+int vgn_resize_has_avx2(void);
+
+/// Resamples `in` (`in_width` × `in_height` pixels of `bands` interleaved 8-bit samples, rows
+/// `in_stride` bytes apart) to `out` (`out_width` × `out_height`, rows `out_stride` bytes apart)
+/// with a Lanczos-3 kernel stretched by the scale factor when reducing: first vertically, then
+/// horizontally, with 8-bit results in between (as libvips' and Pillow's reducers do).
+/// `bands` is 1–4. When `has_alpha` is 1 the last band is alpha, and the colour bands are
+/// premultiplied by it around the resampling so transparent pixels' colour does not bleed.
+/// `implementation` is one of the VGN_RESIZE_ values. `threads` (1-4) splits the output rows between
+/// that many threads (this one and pthreads it starts and joins); the pixels do not depend on it.
+/// `in` and `out` must not overlap.
+/// Returns 0 on success, -1 for arguments it does not take, -2 when memory ran out.
+int vgn_lanczos3_resize(const uint8_t *in, int in_width, int in_height, size_t in_stride,
+                        uint8_t *out, int out_width, int out_height, size_t out_stride,
+                        int bands, int has_alpha, int implementation, int threads);
+
+#endif
