@@ -71,7 +71,8 @@ public struct Thumbnailer: Sendable {
     public func encodedThumbnail(
         _ data: Data, cancellation: ImagingCancellation? = nil, as choose: (Image) -> EncodingFormat
     ) throws(ImagingError) -> (data: Data, thumbnail: Thumbnail) {
-        let lazy = try lazyThumbnail(data)
+        // With Vignette's own reducer the decode happens here, under the same cancellation.
+        let lazy = try lazyThumbnail(data, cancellation: cancellation)
         do {
             return (try ImageEncoder.encode(lazy.image, as: choose(lazy.image), limits: limits, cancellation: cancellation), lazy)
         } catch {
