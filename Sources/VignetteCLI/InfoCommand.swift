@@ -15,6 +15,9 @@ struct InfoCommand: ParsableCommand {
     @Argument(help: "Image files or http(s) URLs.")
     var files: [String]
 
+    @Option(help: "Also decode a small thumbnail and add its placeholder string: thumbhash (base64) or blurhash.")
+    var placeholder: PlaceholderKind?
+
     func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one file") }
     }
@@ -28,12 +31,19 @@ struct InfoCommand: ParsableCommand {
             remote?.prefetch(after: position, of: files)
             do {
                 let info: ImageInfo
+                var placeholderText: String?
                 if let remote, RemoteInputs.isURL(file) {
-                    info = try decoder.probe(remote.data(at: file))
+                    let data = try remote.data(at: file)
+                    info = try decoder.probe(data)
+                    placeholderText = try placeholder.map { try InfoCommand.placeholder($0, of: data) }
+                } else if let placeholder {
+                    let data = try InputFile.read(file, limits: decoder.limits)
+                    info = try decoder.probe(data)
+                    placeholderText = try InfoCommand.placeholder(placeholder, of: data)
                 } else {
                     info = try decoder.probe(fileAt: file)
                 }
-                print(InfoLine.json(file: file, info: info))
+                print(InfoLine.json(file: file, info: info, placeholder: placeholderText.map { (placeholder?.rawValue ?? "", $0) }))
             } catch {
                 Console.failed(file, error)
                 failed = true
@@ -41,15 +51,22 @@ struct InfoCommand: ParsableCommand {
         }
         if failed { throw ExitCode(1) }
     }
+
+    /// The placeholder of the image in `data`, made from a 100-px thumbnail (shrink-on-load).
+    static func placeholder(_ kind: PlaceholderKind, of data: Data) throws -> String {
+        try Thumbnailer(options: ThumbnailOptions(size: 100)).thumbnail(data).image.placeholder(kind)
+    }
 }
+
+extension PlaceholderKind: ExpressibleByArgument {}
 
 /// The JSON object `vignette info` prints for one file, keys in the contract's order.
 enum InfoLine {
-    static func json(file: String, info: ImageInfo) -> String {
+    static func json(file: String, info: ImageInfo, placeholder: (kind: String, value: String)? = nil) -> String {
         let thumbnail: JSONValue = info.embeddedThumbnail.map {
             .object([("width", .int($0.width)), ("height", .int($0.height))])
         } ?? .null
-        return JSONValue.object([
+        var fields: [(String, JSONValue)] = [
             ("file", .string(file)),
             ("format", .string(info.format.rawValue)),
             ("width", .int(info.width)),
@@ -59,6 +76,8 @@ enum InfoLine {
             ("orientation", .int(info.orientation)),
             ("pages", .int(info.pages)),
             ("embeddedThumbnail", thumbnail),
-        ]).text
+        ]
+        if let placeholder { fields.append((placeholder.kind, .string(placeholder.value))) }
+        return JSONValue.object(fields).text
     }
 }

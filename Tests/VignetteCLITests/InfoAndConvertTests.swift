@@ -26,6 +26,22 @@ struct InfoAndConvertTests {
         #expect(jpeg["embeddedThumbnail"] is NSNull)
     }
 
+    @Test("info --placeholder adds the ThumbHash or BlurHash of the image to its line; equal files, equal strings")
+    func placeholders() async throws {
+        let files = ["baseline.jpg", "alpha.png"].map { CLI.fixtures.appendingPathComponent($0).path }
+        let thumb = try await CLI.run(["info", "--placeholder", "thumbhash"] + files + [files[0]])
+        #expect(thumb.status == 0, "\(thumb.stderr)")
+        let lines = try thumb.stdoutLines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let hashes = try lines.map { try #require($0["thumbhash"] as? String) }
+        #expect(hashes.count == 3 && hashes[0] == hashes[2] && hashes[0] != hashes[1])
+        let decoded = try ThumbHash.decode(Array(try #require(Data(base64Encoded: hashes[0]))))
+        #expect(decoded.width == 32 && decoded.height == 23)  // 4:3, as ThumbHash approximates it (7:5)
+        let blur = try await CLI.run(["info", "--placeholder", "blurhash", files[0]])
+        let blurLine = try #require(JSONSerialization.jsonObject(with: Data(blur.stdout.utf8)) as? [String: Any])
+        #expect((blurLine["blurhash"] as? String)?.count == 28)
+        #expect(try await CLI.run(["info", "--placeholder", "nonsense", files[0]]).status == 2)
+    }
+
     @Test("info on a missing and a corrupt file: exit 1, a line each, the good file still printed")
     func infoFailures() async throws {
         let result = try await CLI.run(["info", "/nonexistent.jpg", CLI.fixtures.appendingPathComponent("corrupt.png").path,
