@@ -74,6 +74,9 @@ struct ThumbnailCommand: ParsableCommand {
     @Flag(help: "Print a JSON report of every input and the totals on standard output.")
     var json = false
 
+    @Option(help: "With --json, add each thumbnail's placeholder string: thumbhash (base64) or blurhash.")
+    var placeholder: PlaceholderKind?
+
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("give at least one input") }
         if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1–100, got \(quality)") }
@@ -103,7 +106,8 @@ struct ThumbnailCommand: ParsableCommand {
             pipeline: try ThumbnailCommand.pipeline(jobs: jobCount, cache: cache, limits: limits),
             thumbnail: options, format: format, alphaFormat: alphaFormat, quality: quality,
             keepMetadata: keepMetadata || !strip, folder: out, template: name,
-            skipExisting: skipExisting, claims: OutputClaims(), remote: remote, keysDownloadsByContent: cache != nil)
+            skipExisting: skipExisting, claims: OutputClaims(), remote: remote, keysDownloadsByContent: cache != nil,
+            placeholder: placeholder)
 
         let progress = ProgressBar(total: files.count)
         for problem in expansion.problems { progress.line(Console.failureLine(problem.input, problem.reason)) }

@@ -17,6 +17,8 @@ struct ThumbnailJob: Sendable {
         let bytes: Int
         var cached = false
         var skipped = false
+        /// The placeholder of the written thumbnail, with `--placeholder`.
+        var placeholder: (kind: PlaceholderKind, value: String)?
     }
 
     let pipeline: ImagePipeline
@@ -34,6 +36,8 @@ struct ThumbnailJob: Sendable {
     /// Downloaded inputs are named in the cache by their bytes' SHA-256 (so a URL whose image
     /// changed is made again); files by path, size and modification time (the pipeline's file id).
     let keysDownloadsByContent: Bool
+    /// With `--placeholder`: the kind of placeholder string to add to each written thumbnail's report.
+    var placeholder: PlaceholderKind?
 
     var limits: DecodingLimits { pipeline.configuration.decodingLimits }
 
@@ -72,8 +76,13 @@ struct ThumbnailJob: Sendable {
         let image = response.image
         let path = try output ?? claim(input: input, stem: stem, format: image.format, size: PixelSize(width: image.width, height: image.height))
         try OutputFile.write(image.data, to: path)
-        return Outcome(output: path, width: image.width, height: image.height, bytes: image.data.count,
-                       cached: response.cacheType == .disk)
+        var outcome = Outcome(output: path, width: image.width, height: image.height, bytes: image.data.count,
+                              cached: response.cacheType == .disk)
+        if let placeholder {
+            // From the thumbnail just written (small already): decoded again, reduced to the hash.
+            outcome.placeholder = (placeholder, try ImageDecoder(limits: limits).decode(image.data).placeholder(placeholder))
+        }
+        return outcome
     }
 
     /// The pipeline request for `input`, and its bytes when they were read here: a download, or a

@@ -23,12 +23,14 @@ struct ThumbnailReport {
         let items: [JSONValue] = entries.map { entry in
             switch entry.result {
             case .written(let outcome):
-                return .object([
+                var fields: [(String, JSONValue)] = [
                     ("input", .string(entry.input)), ("output", .string(outcome.output)),
                     ("width", .int(outcome.width)), ("height", .int(outcome.height)), ("bytes", .int(outcome.bytes)),
                     ("ms", .double(entry.milliseconds.roundedToTenths)), ("cached", .bool(outcome.cached)),
                     ("skipped", .bool(outcome.skipped)), ("error", .null),
-                ])
+                ]
+                if let placeholder = outcome.placeholder { fields.append((placeholder.kind.rawValue, .string(placeholder.value))) }
+                return .object(fields)
             case .failed(let reason):
                 return .object([
                     ("input", .string(entry.input)), ("output", .null), ("width", .null), ("height", .null),

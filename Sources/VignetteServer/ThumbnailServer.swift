@@ -85,6 +85,13 @@ public final class ThumbnailServer: Sendable {
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         }
+        group.get("placeholder/:kind/**") { [self] request, context in
+            let path = request.uri.path
+            let kindName = context.parameters.get("kind") ?? ""
+            let marker = mount + "/placeholder/" + kindName
+            let imagePath = path.hasPrefix(marker) ? String(path.dropFirst(marker.count)) : path
+            return await placeholder(kind: PlaceholderKind(rawValue: kindName), path: imagePath, logger: context.logger)
+        }
         group.get("**") { [self] request, context in
             let path = request.uri.path
             // The imgproxy path is what follows the mount point (it is what the signature covers).

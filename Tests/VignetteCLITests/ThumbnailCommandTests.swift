@@ -68,6 +68,20 @@ struct ThumbnailCommandTests {
         #expect(!result.stdout.contains("OutputTemplate"))
     }
 
+    @Test("--json --placeholder adds each thumbnail's ThumbHash to its entry")
+    func placeholder() async throws {
+        let out = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let input = CLI.fixtures.appendingPathComponent("baseline.jpg").path
+        let result = try await CLI.run(["thumbnail", input, "--size", "64", "--out", out.path, "--json", "--placeholder", "thumbhash"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let entry = try #require((report["results"] as? [[String: Any]])?.first)
+        let hash = try #require(entry["thumbhash"] as? String)
+        let decoded = try ThumbHash.decode(Array(try #require(Data(base64Encoded: hash))))
+        #expect(decoded.width == 32 && decoded.height == 23)
+    }
+
     @Test("--json reports each input and the totals")
     func json() async throws {
         let out = try CLI.temporaryDirectory()

@@ -61,6 +61,24 @@ struct ServerTests {
         }
     }
 
+    @Test("/placeholder/thumbhash|blurhash/<URL> answers the source's placeholder as JSON; a bad kind is 400, a missing source 404")
+    func placeholders() async throws {
+        try await RunningServer.with { running in
+            let thumb = try await running.get("/placeholder/thumbhash/insecure/plain/local:///baseline.jpg")
+            #expect(thumb.status == 200 && thumb.header("Content-Type") == "application/json")
+            let json = try #require(try JSONSerialization.jsonObject(with: thumb.body) as? [String: String])
+            let hash = try #require(json["thumbhash"])
+            let bytes = try #require(Data(base64Encoded: hash))
+            let decoded = try ThumbHash.decode(Array(bytes))
+            #expect(decoded.width == 32 && decoded.height == 23)
+            let blur = try await running.get("/placeholder/blurhash/_/rs:fit:10:10/plain/local:///baseline.jpg")
+            let blurJSON = try #require(try JSONSerialization.jsonObject(with: blur.body) as? [String: String])
+            #expect(blurJSON["blurhash"]?.count == 28)
+            #expect(try await running.get("/placeholder/nope/_/plain/local:///baseline.jpg").status == 400)
+            #expect(try await running.get("/placeholder/thumbhash/_/plain/local:///absent.jpg").status == 404)
+        }
+    }
+
     @Test("without an extension the format comes from Accept, with Vary: Accept")
     func negotiated() async throws {
         try await RunningServer.with { running in

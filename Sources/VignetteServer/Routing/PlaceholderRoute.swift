@@ -1,0 +1,40 @@
+import Hummingbird
+import Logging
+import Vignette
+
+extension ThumbnailServer {
+    /// `GET /placeholder/thumbhash|blurhash/<imgproxy URL>`: `{"thumbhash": "…"}` (or `blurhash`)
+    /// for the URL's source, made from a 100-px thumbnail; the URL's signature and source rules
+    /// apply as for images, its processing options are ignored.
+    func placeholder(kind: PlaceholderKind?, path: String, logger: Logger) async -> Response {
+        let started = ContinuousClock.now
+        metrics.inFlight(1)
+        defer { metrics.inFlight(-1) }
+        var response: Response
+        do {
+            guard let kind else { throw ServerFailure.badRequest("the placeholder kind must be thumbhash or blurhash") }
+            let order = try urls.order(for: path)
+            let resolved = try await sources.resolve(order.source)
+            let request = ImageRequest(source: resolved.source, thumbnail: ThumbnailOptions(size: 100))
+            let (pipeline, timeout) = (pipeline, configuration.requestTimeout)
+            let text = try await admission.run {
+                try await ThumbnailServer.within(timeout) {
+                    try await pipeline.image(for: request).placeholder(kind)
+                }
+            }
+            let body = "{\"\(kind.rawValue)\":\"\(text)\"}"
+            response = Response(
+                status: .ok,
+                headers: [.contentType: "application/json", .cacheControl: "public, max-age=\(configuration.cacheMaxAge)",
+                          .contentLength: String(body.utf8.count)],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        } catch {
+            let failure = ThumbnailServer.failure(for: error)
+            logger.info("placeholder request refused", metadata: ["path": "\(path)", "status": "\(failure.status)"])
+            response = ThumbnailServer.text(failure.status, failure.reason, maxAge: configuration.errorCacheMaxAge)
+            if failure.status == 503 { response.headers[.retryAfter] = "1" }
+        }
+        metrics.responded(status: response.status.code, after: ContinuousClock.now - started)
+        return response
+    }
+}
