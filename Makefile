@@ -7,7 +7,9 @@ DEMO_OUT ?= demo-thumbnails
 DEMO_SIZE ?= 256
 
 # Build and test needs: the -dev packages the C targets link against.
-BUILD_PACKAGES := libvips-dev libwebp-dev libheif-dev pkg-config
+BUILD_PACKAGES := libvips-dev libwebp-dev libheif-dev libhiredis-dev pkg-config
+# The shared-cache tests start a redis-server of their own on 127.0.0.1.
+TEST_PACKAGES := redis-server
 # Fixture tools (Fixtures/make-fixtures.sh) and the whole-process benchmark peers.
 TOOL_PACKAGES := libvips-tools imagemagick libheif-examples webp libimage-exiftool-perl hyperfine python3-venv curl libjpeg-dev zlib1g-dev python3-dev
 
@@ -35,7 +37,8 @@ demo: release
 	  echo "== thumbnails are in $(DEMO_OUT)/, the JSON report in $(DEMO_OUT).json"
 
 test: install-deps
-	@if command -v python3 >/dev/null; then python3 Scripts/undocumented.py Sources/Vignette Sources/VignetteCodecs Sources/VignetteHTTP Sources/VignetteServer; fi
+	@Scripts/install-packages.sh $(TEST_PACKAGES)
+	@if command -v python3 >/dev/null; then python3 Scripts/undocumented.py Sources/Vignette Sources/VignetteCodecs Sources/VignetteHTTP Sources/VignetteServer Sources/VignetteRedis; fi
 	$(SWIFT) build --build-tests
 	Scripts/fuzz.sh --replay
 	$(SWIFT) test --skip-build --parallel

@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "VignetteCodecs", targets: ["VignetteCodecs"]),
         .library(name: "VignetteHTTP", targets: ["VignetteHTTP"]),
         .library(name: "VignetteServer", targets: ["VignetteServer"]),
+        .library(name: "VignetteRedis", targets: ["VignetteRedis"]),
         .executable(name: "vignette", targets: ["VignetteCLI"]),
     ],
     dependencies: [
@@ -31,6 +32,9 @@ let package = Package(
         .systemLibrary(
             name: "CHeif", path: "CSystemShims/CHeif", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(
+            name: "CHiredis", path: "CSystemShims/CHiredis", pkgConfig: "hiredis",
+            providers: [.apt(["libhiredis-dev"])]),
         .target(
             name: "CImageShims", dependencies: ["CVips", "CHeif"],
             path: "CSystemShims/CImageShims"),
@@ -57,10 +61,18 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The shared result cache on Redis (hiredis), kept apart so the core builds without it.
+        .target(
+            name: "VignetteRedis",
+            dependencies: [
+                "Vignette", "VignetteCodecs", "CHiredis",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]),
         .executableTarget(
             name: "VignetteCLI",
             dependencies: [
-                "Vignette", "VignetteHTTP", "VignetteServer",
+                "Vignette", "VignetteHTTP", "VignetteServer", "VignetteRedis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -87,7 +99,7 @@ let package = Package(
         .target(
             name: "VignetteServer",
             dependencies: [
-                "Vignette", "VignetteCodecs", "VignetteHTTP", "CVips",
+                "Vignette", "VignetteCodecs", "VignetteHTTP", "VignetteRedis", "CVips",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -96,7 +108,7 @@ let package = Package(
         .testTarget(
             name: "VignetteServerTests",
             dependencies: [
-                "VignetteServer", "LoopbackHTTPServer",
+                "VignetteServer", "LoopbackHTTPServer", "RedisTestServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -104,9 +116,16 @@ let package = Package(
         .executableTarget(name: "DataCacheWriter", dependencies: ["Vignette"], path: "Tests/DataCacheWriter"),
         .testTarget(name: "VignetteHTTPTests", dependencies: ["VignetteHTTP", "LoopbackHTTPServer"]),
         .testTarget(
+            name: "VignetteRedisTests",
+            dependencies: [
+                "VignetteRedis", "RedisTestServer", .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]),
+        // A redis-server of the tests' own on 127.0.0.1 (a free port), started and stopped by them.
+        .target(name: "RedisTestServer", path: "Tests/RedisTestServer"),
+        .testTarget(
             name: "VignetteCLITests",
             dependencies: [
-                "VignetteCodecs", "VignetteCLI", "LoopbackHTTPServer",
+                "VignetteCodecs", "VignetteCLI", "LoopbackHTTPServer", "RedisTestServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         // An HTTP/1.1 server on 127.0.0.1 for the tests: ranges, validators, stalls, cut-offs, dribbling.

@@ -4,6 +4,7 @@ import Dispatch
 import Glibc
 import Logging
 import Vignette
+import VignetteRedis
 import VignetteServer
 
 /// `vignette serve`: the imgproxy-compatible thumbnail server (`VignetteServer`).
@@ -41,6 +42,9 @@ struct ServeCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Keep encoded results in a disk cache in DIR (env VIGNETTE_CACHE).", valueName: "DIR"))
     var cache: String?
+
+    @Option(help: ArgumentHelp("Share results with other instances through Redis at redis://[[USER]:PASSWORD@]HOST[:PORT][/DB] (env VIGNETTE_REDIS).", valueName: "URL"))
+    var redis: String?
 
     @Option(help: ArgumentHelp("Images processed at once; default: the CPU quota (env VIGNETTE_MAX_CONCURRENCY).", valueName: "N"))
     var maxConcurrency: Int?
@@ -98,6 +102,13 @@ struct ServeCommand: ParsableCommand {
         configuration.requestTimeout = .seconds(try number(timeout, "VIGNETTE_TIMEOUT", "--timeout", 1...3600) ?? 30)
         configuration.cacheFolder = cache ?? environment("VIGNETTE_CACHE")
         configuration.cacheSizeLimit = (try number(cacheSize, "VIGNETTE_CACHE_SIZE", "--cache-size", 1...1_048_576) ?? 1024) << 20
+        if let url = redis ?? environment("VIGNETTE_REDIS") {
+            do {
+                configuration.redis = try RedisConfiguration(url: url)
+            } catch {
+                throw ValidationError("--redis: \(error.message)")
+            }
+        }
         configuration.cacheMaxAge = try number(maxAge, "VIGNETTE_MAX_AGE", "--max-age", 0...315_360_000) ?? 31_536_000
         return configuration
     }

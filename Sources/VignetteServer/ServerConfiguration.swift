@@ -1,4 +1,5 @@
 import Vignette
+import VignetteRedis
 
 /// What `vignette serve` (and `ThumbnailServer`) listens on, what it serves and how much it takes on.
 public struct ServerConfiguration: Sendable {
@@ -36,6 +37,9 @@ public struct ServerConfiguration: Sendable {
     public var cacheFolder: String?
     /// Bytes the disk cache may hold (default 1 GiB).
     public var cacheSizeLimit: Int
+    /// A Redis shared by the server's instances (`RedisDataCache`): results one instance made are
+    /// served by the others with no fetch, decode or encode; nil for none.
+    public var redis: RedisConfiguration?
 
     /// The defaults described on each property.
     public init(
@@ -60,5 +64,6 @@ public struct ServerConfiguration: Sendable {
         decodingLimits = .untrusted
         cacheFolder = nil
         cacheSizeLimit = 1 << 30
+        redis = nil
     }
 }

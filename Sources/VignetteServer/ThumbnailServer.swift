@@ -8,13 +8,14 @@ import Logging
 import ServiceLifecycle
 import Vignette
 import VignetteHTTP
+import VignetteRedis
 
 /// An imgproxy-compatible thumbnail server on Vignette's pipeline (Hummingbird 2): image URLs in
 /// imgproxy's format, `/health`, `/ready` and Prometheus text at `/metrics`.
 ///
 /// Every image request goes through one `ImagePipeline` (equal concurrent requests share one
-/// source fetch, one decode and one encode; results are cached in memory as encoded bytes and on
-/// disk when a cache folder is configured) behind an `Admission` (at most
+/// source fetch, one decode and one encode; results are cached in memory as encoded bytes, on
+/// disk when a cache folder is configured, and on Redis, shared between instances, when one is) behind an `Admission` (at most
 /// `maxConcurrentRequests` in processing, `maxWaitingRequests` waiting, 503 past that).
 public final class ThumbnailServer: Sendable {
     /// What it was made with.
@@ -53,6 +54,10 @@ public final class ThumbnailServer: Sendable {
             dataCachePolicy: .storeEncodedImages, decodingLimits: configuration.decodingLimits)
         pipelineConfiguration.logger = logger
         pipelineConfiguration.metricsFactory = metrics.metricsFactory
+        if let redis = configuration.redis {
+            // Tiers: memory → disk → Redis → source; Redis' metrics go to /metrics too.
+            pipelineConfiguration.sharedCache = RedisDataCache(configuration: redis, logger: logger, metricsFactory: metrics.metricsFactory)
+        }
         pipeline = ImagePipeline(configuration: pipelineConfiguration)
     }
 

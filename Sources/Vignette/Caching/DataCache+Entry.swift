@@ -22,6 +22,30 @@ extension DataCache {
 
         /// What the entry holds in memory while it waits for the disk.
         var byteCount: Int { data.count + (metadata?.count ?? 0) }
+
+        /// The entry as one blob, in the layout of the disk cache's files (`VGN1`, the metadata's
+        /// length, the metadata, the data): what a `SharedDataCaching` stores as a value.
+        public func serialized() -> Data {
+            var blob = Data(DataCacheEntryFile.header(metadataCount: metadata?.count))
+            blob.reserveCapacity(DataCacheEntryFile.headerSize + byteCount)
+            if let metadata { blob.append(metadata) }
+            blob.append(data)
+            return blob
+        }
+
+        /// The entry `serialized()` made `blob` from; nil when `blob` is not one (no header, or a
+        /// metadata length longer than the blob).
+        public init?(serialized blob: Data) {
+            guard blob.count >= DataCacheEntryFile.headerSize,
+                let count = DataCacheEntryFile.metadataCount(inHeader: Data(blob.prefix(DataCacheEntryFile.headerSize)))
+            else { return nil }
+            let start = blob.startIndex + DataCacheEntryFile.headerSize
+            let metadataCount = count ?? 0
+            guard metadataCount <= blob.count - DataCacheEntryFile.headerSize else { return nil }
+            self.init(
+                data: Data(blob[(start + metadataCount)...]),
+                metadata: count.map { Data(blob[start..<(start + $0)]) })
+        }
     }
 }
 

@@ -15,7 +15,14 @@ public struct ImageContainer: Sendable {
 /// The result of an `ImageTask`.
 public struct ImageResponse: Sendable {
     /// Which cache a response came from.
-    public enum CacheType: Sendable, Equatable { case memory, disk }
+    public enum CacheType: Sendable, Equatable {
+        /// The memory cache (`ImageCache`, or `EncodedImageCache` for encoded results).
+        case memory
+        /// The local disk cache (`DataCache`).
+        case disk
+        /// The cache shared with other processes (`Configuration.sharedCache`, e.g. Redis).
+        case shared
+    }
 
     /// The image and whether it is a preview.
     public var container: ImageContainer

@@ -17,6 +17,15 @@ extension ImagePipeline {
         public var dataCache: DataCache?
         /// What goes to the disk cache.
         public var dataCachePolicy: DataCachePolicy
+        /// A cache shared with other processes (e.g. `RedisDataCache` from VignetteRedis), asked
+        /// after the local disk cache and before the source; nil for none (the default).
+        public var sharedCache: (any SharedDataCaching)?
+        /// Whether original bytes (with their HTTP metadata) go to the shared cache as well as
+        /// encoded results (off by default: results are what other instances can reuse at once).
+        public var sharedCacheStoresOriginalData: Bool
+        /// Shared-cache lookups at once, on threads of the pipeline's own (default 4): a lookup
+        /// may block for the cache's timeout.
+        public var sharedCacheConcurrency: Int
         /// How processed images are encoded for the disk cache: by default JPEG (quality 85) for
         /// opaque images and PNG for images with alpha.
         public var processedImageEncoding: @Sendable (Image) -> EncodingFormat
@@ -62,6 +71,9 @@ extension ImagePipeline {
             encodedImageCache = EncodedImageCache()
             self.dataCache = dataCache
             self.dataCachePolicy = dataCachePolicy
+            sharedCache = nil
+            sharedCacheStoresOriginalData = false
+            sharedCacheConcurrency = 4
             processedImageEncoding = { image in
                 image.hasAlpha ? .png(PNGOptions()) : .jpeg(JPEGOptions(quality: 85))
             }

@@ -58,14 +58,15 @@ extension ImagePipeline {
 
 extension ImagePipeline {
     /// Waits until the processed images being encoded for the disk cache are stored, then until
-    /// the disk cache has written everything it was given (`DataCache.flush()`). For an orderly
+    /// the disk cache has written everything it was given (`DataCache.flush()`) and the shared
+    /// cache has made or dropped its writes (`SharedDataCaching.flush()`). For an orderly
     /// shutdown, and for tests.
     public func flushDiskCache() async {
         while graph.withLock({ !$0.storing.isEmpty }) {
             try? await Task.sleep(for: .milliseconds(1))
         }
-        guard let dataCache = configuration.dataCache else { return }
-        await dataCache.flush()
+        if let dataCache = configuration.dataCache { await dataCache.flush() }
+        if let sharedCache = configuration.sharedCache { await sharedCache.flush() }
     }
 
     /// The response metadata (validators, expiry) stored in an entry of original bytes.

@@ -9,11 +9,13 @@ extension ImagePipeline {
     ///
     /// Encoded results are a product of the pipeline: memory cache of encoded bytes
     /// (`Configuration.encodedImageCache`) → disk cache (under the processed key plus the
-    /// encoding's id) → the task graph, where the encode is one node (coalesced, at its most urgent
+    /// encoding's id) → the shared cache (`Configuration.sharedCache`, e.g. Redis; a hit fills
+    /// the disk and memory caches) → the task graph, where the encode is one node (coalesced, at its most urgent
     /// subscriber's priority, cancelled when the last one leaves, run on the encoding stage) over
     /// the image node (decode or thumbnail, then processors) or the memory-cached image. A hit
     /// returns the stored bytes with no decode and no encode. The encoded bytes go to the memory
-    /// cache once and to the disk cache once (its writer does the I/O), whoever asked; the decoded
+    /// cache once, to the disk cache once (its writer does the I/O) and to the shared cache once (in
+    /// the background), whoever asked; the decoded
     /// image made on the way is not kept in the image cache.
     public func encodedImage(for request: ImageRequest, as encoding: OutputEncoding) async throws(ImagePipelineError) -> EncodedResponse {
         metrics.encodedRequests.increment()
@@ -27,8 +29,12 @@ extension ImagePipeline {
                 return EncodedResponse(image: hit, cacheType: .memory)
             }
             let result = try await subscribe(to: { self.encodeWork(for: request, encoding: encoding) }, priority: request.priority, task: nil)
-            if result.fromDisk { metrics.encodedDiskHits.increment() }
-            return EncodedResponse(image: result.image, cacheType: result.fromDisk ? .disk : nil)
+            switch result.cacheType {
+            case .disk: metrics.encodedDiskHits.increment()
+            case .shared: metrics.sharedHits.increment()
+            default: break
+            }
+            return EncodedResponse(image: result.image, cacheType: result.cacheType)
         } catch {
             let failure: ImagePipelineError = Task.isCancelled && !(error is ImagePipelineError) ? .cancelled : .wrapping(error)
             metrics.failed(failure)
@@ -46,7 +52,8 @@ extension ImagePipeline {
 
     struct EncodeResult: Sendable {
         let image: EncodedImage
-        let fromDisk: Bool
+        /// The cache it was found in; nil when it was made.
+        let cacheType: ImageResponse.CacheType?
     }
 
     /// The shared work that finds or makes `request`'s result encoded as `encoding`.
@@ -57,16 +64,22 @@ extension ImagePipeline {
             let diskKey = DiskKeys.encoded(request, encoding)
             let dataCache = configuration.dataCache
             let readsDisk = !options.contains(.disableDiskCacheReads) && !options.contains(.reloadIgnoringCachedData)
+            let writesDisk = !options.contains(.disableDiskCacheWrites) && configuration.dataCachePolicy.storesEncodedImage(hasProcessing: true)
             if let dataCache, readsDisk {
                 // Blocking disk I/O and a header read: on a pipeline thread, not the cooperative pool.
-                let found = try await work.run(on: disk) { () -> EncodedImage? in
-                    guard let data = dataCache.data(for: diskKey), let info = try? ImageDecoder(limits: .unlimited).probe(data)
-                    else { return nil }
-                    return EncodedImage(data: data, format: info.format, width: info.width, height: info.height)
-                }
+                let found = try await work.run(on: disk) { ImagePipeline.encodedImage(in: dataCache.data(for: diskKey)) }
                 if let found {
                     storeEncodedInMemory(found, for: request, encoding: encoding)
-                    return EncodeResult(image: found, fromDisk: true)
+                    return EncodeResult(image: found, cacheType: .disk)
+                }
+            }
+            if let sharedCache = configuration.sharedCache, readsDisk {
+                // The lookup may wait for the shared cache's timeout: on its own threads.
+                let found = try await work.run(on: shared) { ImagePipeline.encodedImage(in: sharedCache.entry(for: diskKey)?.data) }
+                if let found {
+                    storeEncodedInMemory(found, for: request, encoding: encoding)
+                    if let dataCache, writesDisk { dataCache.storeData(found.data, for: diskKey) }
+                    return EncodeResult(image: found, cacheType: .shared)
                 }
             }
             let limits = configuration.decodingLimits
@@ -91,13 +104,19 @@ extension ImagePipeline {
                 }
             }
             storeEncodedInMemory(encoded, for: request, encoding: encoding)
-            if let dataCache, !options.contains(.disableDiskCacheWrites),
-                configuration.dataCachePolicy.storesEncodedImage(hasProcessing: true)
-            {
-                dataCache.storeData(encoded.data, for: diskKey)
+            if let dataCache, writesDisk { dataCache.storeData(encoded.data, for: diskKey) }
+            if let sharedCache = configuration.sharedCache, !options.contains(.disableDiskCacheWrites) {
+                sharedCache.store(DataCache.Entry(data: encoded.data), for: diskKey)
             }
-            return EncodeResult(image: encoded, fromDisk: false)
+            return EncodeResult(image: encoded, cacheType: nil)
         }
+    }
+
+    /// Stored bytes of an encoded result, with their format and size from the header; nil for
+    /// none, or for bytes that are not an image (a foreign or damaged entry is a miss).
+    static func encodedImage(in data: Data?) -> EncodedImage? {
+        guard let data, let info = try? ImageDecoder(limits: .unlimited).probe(data) else { return nil }
+        return EncodedImage(data: data, format: info.format, width: info.width, height: info.height)
     }
 
     /// `image` encoded in the format `encoding` picks for it.

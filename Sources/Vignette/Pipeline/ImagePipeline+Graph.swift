@@ -5,8 +5,9 @@ import Foundation
 #endif
 
 extension ImagePipeline {
-    /// The shared work that loads `request`'s bytes: disk cache of originals (revalidated with the
-    /// loader when they have expired and carry validators), else the data loader, storing the
+    /// The shared work that loads `request`'s bytes: disk cache of originals, then the shared
+    /// cache when it stores originals (either revalidated with the loader when they have expired
+    /// and carry validators), else the data loader, storing the
     /// bytes and their metadata when the policy says so. The bytes so far go to subscribers that
     /// asked for previews.
     func loadWork(for request: ImageRequest) -> SharedWork<Data> {
@@ -17,11 +18,23 @@ extension ImagePipeline {
             let readsDisk = !options.contains(.disableDiskCacheReads) && !options.contains(.reloadIgnoringCachedData)
             var expired: CachedData?
             // Blocking I/O and JSON decoding: on the disk stage, off Swift's cooperative pool.
-            let stored = readsDisk
+            var stored = readsDisk
                 ? try await work.run(on: disk) { () -> (Data, ResponseMetadata?)? in
                     guard let dataCache, let entry = dataCache.entry(for: key) else { return nil }
                     return (entry.data, ImagePipeline.responseMetadata(in: entry))
                 } : nil
+            let sharedCache = configuration.sharedCacheStoresOriginalData ? configuration.sharedCache : nil
+            if stored == nil, readsDisk, let sharedCache {
+                // The shared tier: its entry fills the local disk cache as a download would.
+                stored = try await work.run(on: shared) { () -> (Data, ResponseMetadata?)? in
+                    guard let entry = sharedCache.entry(for: key) else { return nil }
+                    if let dataCache, !options.contains(.disableDiskCacheWrites) {
+                        dataCache.storeData(entry.data, metadata: entry.metadata, for: key)
+                    }
+                    return (entry.data, ImagePipeline.responseMetadata(in: entry))
+                }
+                if stored != nil { metrics.sharedHits.increment() }
+            }
             if let (cached, metadata) = stored {
                 if let metadata, metadata.needsRevalidation(), !options.contains(.returnCacheDataDontLoad) {
                     expired = CachedData(data: cached, metadata: metadata)
@@ -57,6 +70,9 @@ extension ImagePipeline {
                 {
                     dataCache.storeData(loaded.data, metadata: ImagePipeline.encoded(loaded.metadata), for: key)
                 }
+            }
+            if let sharedCache, loaded.mayBeStored, !options.contains(.disableDiskCacheWrites) {
+                sharedCache.store(DataCache.Entry(data: loaded.data, metadata: ImagePipeline.encoded(loaded.metadata)), for: key)
             }
             return loaded.data
         }

@@ -24,6 +24,8 @@ public final class ImagePipeline: Sendable {
     let encoding: ThreadStage
     /// Blocking disk-cache reads (and the JSON of their metadata), off Swift's cooperative pool.
     let disk: ThreadStage
+    /// Blocking shared-cache lookups (`Configuration.sharedCache`), off Swift's cooperative pool.
+    let shared: ThreadStage
     let metrics: PipelineMetrics
     var logger: Logger { configuration.logger }
 
@@ -46,7 +48,7 @@ public final class ImagePipeline: Sendable {
     /// sized by `configuration`) and caches.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        let metrics = PipelineMetrics(factory: configuration.metricsFactory)
+        let metrics = PipelineMetrics(factory: configuration.metricsFactory, sharedLayer: configuration.sharedCache?.layerName ?? "shared")
         self.metrics = metrics
         loading = TaskStage(name: "loading", maxConcurrent: configuration.loadingConcurrency, metrics: metrics.stage("loading"))
         decoding = ThreadStage(name: "decoding", maxConcurrent: configuration.decodingConcurrency, metrics: metrics.stage("decoding"))
@@ -54,6 +56,7 @@ public final class ImagePipeline: Sendable {
             name: "processing", maxConcurrent: configuration.processingConcurrency, metrics: metrics.stage("processing"))
         encoding = ThreadStage(name: "encoding", maxConcurrent: configuration.encodingConcurrency, metrics: metrics.stage("encoding"))
         disk = ThreadStage(name: "disk", maxConcurrent: 2, metrics: metrics.stage("disk"))
+        shared = ThreadStage(name: "shared", maxConcurrent: configuration.sharedCacheConcurrency, metrics: metrics.stage("shared"))
     }
 
     deinit {
@@ -61,6 +64,7 @@ public final class ImagePipeline: Sendable {
         processing.shutdown()
         encoding.shutdown()
         disk.shutdown()
+        shared.shutdown()
         loading.shutdown()
     }
 

@@ -8,14 +8,14 @@ import CoreMetrics
 /// | name | kind | dimensions | counts |
 /// |---|---|---|---|
 /// | `vignette_requests_total` | counter | `kind`: image, data, encoded | calls of `image(for:)`/`response(for:)`/tasks, `data(for:)`, `encodedImage(for:as:)` |
-/// | `vignette_cache_hits_total` | counter | `layer`: memory, disk, encoded_memory, encoded_disk | hits by cache layer |
+/// | `vignette_cache_hits_total` | counter | `layer`: memory, disk, encoded_memory, encoded_disk, and the shared cache's `layerName` (e.g. redis) | hits by cache layer |
 /// | `vignette_source_fetches_total` | counter | | loads through the `DataLoading` (not the disk cache) |
 /// | `vignette_bytes_loaded_total` | counter | | bytes those loads returned |
 /// | `vignette_decodes_total` | counter | | decodes and thumbnails that started |
 /// | `vignette_decodes_stopped_total` | counter | | decodes stopped part-way because nobody waited |
 /// | `vignette_encodes_total` | counter | | encodes of results (`encodedImage(for:as:)`) and of processed images for the disk cache |
 /// | `vignette_failures_total` | counter | `kind`: an `ImagingError.Kind`, or cancelled, invalidated, missing_in_cache, loading | failed requests |
-/// | `vignette_stage_queue_depth` | gauge | `stage`: loading, decoding, processing, encoding | items waiting in the stage's queue |
+/// | `vignette_stage_queue_depth` | gauge | `stage`: loading, decoding, processing, encoding, disk, shared | items waiting in the stage's queue |
 /// | `vignette_stage_wait_seconds` | timer | `stage` | time items waited in the queue before starting |
 struct PipelineMetrics: Sendable {
     let factory: (any MetricsFactory)?
@@ -27,13 +27,15 @@ struct PipelineMetrics: Sendable {
     let diskHits: Counter
     let encodedMemoryHits: Counter
     let encodedDiskHits: Counter
+    /// Hits in the shared cache (`Configuration.sharedCache`), under its layer name.
+    let sharedHits: Counter
     let sourceFetches: Counter
     let bytesLoaded: Counter
     let decodes: Counter
     let decodesStopped: Counter
     let encodes: Counter
 
-    init(factory: (any MetricsFactory)?) {
+    init(factory: (any MetricsFactory)?, sharedLayer: String = "shared") {
         self.factory = factory
         func counter(_ label: String, _ dimensions: [(String, String)] = []) -> Counter {
             if let factory { return Counter(label: label, dimensions: dimensions, factory: factory) }
@@ -46,6 +48,7 @@ struct PipelineMetrics: Sendable {
         diskHits = counter("vignette_cache_hits_total", [("layer", "disk")])
         encodedMemoryHits = counter("vignette_cache_hits_total", [("layer", "encoded_memory")])
         encodedDiskHits = counter("vignette_cache_hits_total", [("layer", "encoded_disk")])
+        sharedHits = counter("vignette_cache_hits_total", [("layer", sharedLayer)])
         sourceFetches = counter("vignette_source_fetches_total")
         bytesLoaded = counter("vignette_bytes_loaded_total")
         decodes = counter("vignette_decodes_total")

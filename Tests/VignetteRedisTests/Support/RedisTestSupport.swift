@@ -1,0 +1,48 @@
+import Foundation
+import RedisTestServer
+import Vignette
+import VignetteCodecs
+@testable import VignetteRedis
+
+enum Files {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static func fixture(_ name: String) -> String { repository.appendingPathComponent("Fixtures/\(name)").path }
+
+    static func temporaryDirectory() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("vignette-redis-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}
+
+/// Reads files like `FileDataLoader`, counting the loads: the source fetches of a pipeline.
+final class CountingFileLoader: DataLoading {
+    private let count = Locked(0)
+    var loads: Int { count.withLock { $0 } }
+
+    func loadData(for request: ImageRequest, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> Data {
+        count.withLock { $0 += 1 }
+        return try await FileDataLoader().loadData(for: request, progress: progress)
+    }
+}
+
+extension RedisConfiguration {
+    /// The test server's configuration, with a short breaker cooldown so that tests see it close.
+    static func testing(_ server: RedisTestServer, namespace: String = "test") throws -> RedisConfiguration {
+        var configuration = try RedisConfiguration(url: server.url())
+        configuration.namespace = namespace
+        configuration.breakerCooldown = .milliseconds(300)
+        return configuration
+    }
+}
+
+/// Polls `condition` until it holds or `seconds` pass (waiting for state, not measuring time).
+func eventually(_ seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}
