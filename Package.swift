@@ -76,7 +76,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
-            name: "VignetteBench", dependencies: ["Vignette", "VignetteHTTP", "LoopbackHTTPServer"],
+            name: "VignetteBench", dependencies: ["Vignette", "VignetteHTTP", "VignetteRedis", "LoopbackHTTPServer"],
             path: "Benchmarks/Sources/VignetteBench"),
         // libFuzzer targets (make fuzz): built with -sanitize=fuzzer,address and -DFUZZING; in the
         // normal build each is a tool that replays saved inputs through the target.

@@ -54,6 +54,11 @@ public final class HTTPDataLoader: DataLoading {
         return try await loadData(for: request, context: context).data
     }
 
+    /// The `ImageRequest.userInfo` key of a `Host` header value (a `String`) sent instead of the
+    /// URL's host: a caller that resolved and checked the host itself puts the checked address in
+    /// the URL (so the connection goes to it, whatever the DNS answers next) and the real host here.
+    public static let hostHeaderKey = "vignette.http.host"
+
     /// GETs `.url` sources (`HTTPClient.execute`, body streamed), resuming or revalidating as the
     /// context and the kept partial data allow; throws `HTTPLoadingError` or `CancellationError`.
     public func loadData(for request: ImageRequest, context: DataLoadingContext) async throws -> LoadedData {
@@ -67,6 +72,9 @@ public final class HTTPDataLoader: DataLoading {
         var outgoing = HTTPClientRequest(url: address)
         outgoing.headers.add(name: "User-Agent", value: configuration.userAgent)
         for (name, value) in configuration.headers { outgoing.headers.add(name: name, value: value) }
+        if let host = request.userInfo[HTTPDataLoader.hostHeaderKey] as? String {
+            outgoing.headers.replaceOrAdd(name: "Host", value: host)
+        }
         var partial: ResumableDownloads.Partial?
         if let cached = context.cached {
             if let etag = cached.metadata.etag { outgoing.headers.add(name: "If-None-Match", value: etag) }

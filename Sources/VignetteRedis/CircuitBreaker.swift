@@ -3,7 +3,7 @@ import VignetteCodecs
 /// Stops calls to a service that keeps failing, instead of paying its timeout on every call.
 ///
 /// Closed: calls go ahead; `failureThreshold` failures in a row open it. Open: calls are skipped
-/// until `cooldown` has passed; then it is half-open: one call goes ahead (the others are still
+/// until `cooldown` has passed; then it is half-open: one call is the trial (the others are still
 /// skipped), and its success closes the breaker, its failure opens it for another `cooldown`.
 final class CircuitBreaker: Sendable {
     /// Where the breaker is.
@@ -29,16 +29,26 @@ final class CircuitBreaker: Sendable {
         self.cooldown = cooldown
     }
 
-    /// Whether a call may go ahead now; moves an open breaker whose cooldown has passed to half-open.
-    func allowsCall(now: ContinuousClock.Instant = .now) -> Bool {
+    /// What to do with a call now.
+    enum Decision: Equatable {
+        /// Make it (the breaker is closed).
+        case call
+        /// Skip it (open, or half-open with its trial under way).
+        case skip
+        /// The cooldown has passed: this call is the one trial (the breaker is half-open now).
+        case trial
+    }
+
+    /// What to do with a call now; moves an open breaker whose cooldown has passed to half-open.
+    func decide(now: ContinuousClock.Instant = .now) -> Decision {
         phase.withLock { phase in
             switch phase {
-            case .closed: return true
-            case .halfOpen: return false
+            case .closed: return .call
+            case .halfOpen: return .skip
             case .open(let until):
-                guard now >= until else { return false }
+                guard now >= until else { return .skip }
                 phase = .halfOpen
-                return true
+                return .trial
             }
         }
     }

@@ -21,8 +21,9 @@ import VignetteCodecs
 ///
 /// Redis down, slow or refusing: a lookup is a miss and a write is dropped, the failure is logged
 /// and counted (`RedisMetrics`), and after `failureThreshold` failures in a row a circuit breaker
-/// skips Redis for `breakerCooldown`; then one call tries it again, and a success closes the
-/// breaker: the cache recovers by itself when Redis comes back.
+/// skips Redis for `breakerCooldown`; then one call in the background (a `PING`, or a write) tries
+/// it again, and a success closes the breaker: the cache recovers by itself when Redis comes back,
+/// and no request waits for a timeout while the breaker is open.
 public final class RedisDataCache: SharedDataCaching {
     /// Where Redis is and the cache's settings.
     public let configuration: RedisConfiguration
@@ -68,8 +69,22 @@ public final class RedisDataCache: SharedDataCaching {
     /// The entry under `key` (`GET`); nil for a miss, a value that is not an entry, a failure, or
     /// while the breaker is open. Blocks for at most about the connect and command timeouts.
     public func entry(for key: String) -> DataCache.Entry? {
-        guard breaker.allowsCall() else {
+        switch breaker.decide() {
+        case .call: break
+        case .skip:
             metrics.skippedBreakerOpen.increment()
+            return nil
+        case .trial:
+            // The trial after the cooldown is a PING in the background: no request waits for it.
+            metrics.skippedBreakerOpen.increment()
+            writer.async { [self] in
+                do throws(RedisError) {
+                    _ = try pool.run([Data("PING".utf8)])
+                    succeeded()
+                } catch {
+                    failed(error, operation: "ping", counter: metrics.pingErrors)
+                }
+            }
             return nil
         }
         do {
@@ -108,7 +123,8 @@ public final class RedisDataCache: SharedDataCaching {
         let arguments = [Data("SET".utf8), Data(redisKey(for: key).utf8), blob, Data("PX".utf8), timeToLiveMilliseconds]
         writer.async { [self] in
             defer { pendingWriteBytes.withLock { $0 -= blob.count } }
-            guard breaker.allowsCall() else {
+            // In the background already: a write may be the trial after the cooldown.
+            guard breaker.decide() != .skip else {
                 metrics.skippedBreakerOpen.increment()
                 return
             }

@@ -5,12 +5,13 @@ import CoreMetrics
 ///
 /// | name | kind | dimensions | counts |
 /// |---|---|---|---|
-/// | `vignette_redis_errors_total` | counter | `operation`: get, set | failed calls (timeouts, refused or lost connections, error replies) |
+/// | `vignette_redis_errors_total` | counter | `operation`: get, set, ping (the breaker's trial) | failed calls (timeouts, refused or lost connections, error replies) |
 /// | `vignette_redis_skipped_total` | counter | `reason`: breaker_open, too_large, queue_full | calls not made |
 /// | `vignette_redis_breaker_open` | gauge | | 1 while the circuit breaker skips Redis, else 0 |
 struct RedisMetrics: Sendable {
     let getErrors: Counter
     let setErrors: Counter
+    let pingErrors: Counter
     let skippedBreakerOpen: Counter
     let skippedTooLarge: Counter
     let skippedQueueFull: Counter
@@ -23,6 +24,7 @@ struct RedisMetrics: Sendable {
         }
         getErrors = counter("vignette_redis_errors_total", [("operation", "get")])
         setErrors = counter("vignette_redis_errors_total", [("operation", "set")])
+        pingErrors = counter("vignette_redis_errors_total", [("operation", "ping")])
         skippedBreakerOpen = counter("vignette_redis_skipped_total", [("reason", "breaker_open")])
         skippedTooLarge = counter("vignette_redis_skipped_total", [("reason", "too_large")])
         skippedQueueFull = counter("vignette_redis_skipped_total", [("reason", "queue_full")])

@@ -153,3 +153,22 @@ import Vignette
         #expect(ContinuousClock.now - started >= .milliseconds(195))
     }
 }
+
+@Suite struct HostHeaderTests {
+    @Test("a request carrying a Host in its userInfo is sent to the URL's address with that Host")
+    func pinnedAddress() async throws {
+        let original = try Files.fixture("baseline.jpg")
+        try await withServer { server in
+            server.setRoute("/photo.jpg", Route(body: original))
+            let loader = makeLoader()
+            let url = try #require(URL(string: server.url("/photo.jpg")))
+            var request = ImageRequest(url: url)
+            request.userInfo[HTTPDataLoader.hostHeaderKey] = "images.example.com:8080"
+            let loaded = try await loader.loadData(for: request, context: DataLoadingContext(received: { _, _ in }, progress: { _, _ in }))
+            #expect(loaded.data == Data(original))
+            #expect(server.requests(for: "/photo.jpg").first?.header("Host") == "images.example.com:8080")
+            _ = try await loader.load(server.url("/photo.jpg"))
+            #expect(server.requests(for: "/photo.jpg").last?.header("Host")?.hasPrefix("127.0.0.1") == true)
+        }
+    }
+}

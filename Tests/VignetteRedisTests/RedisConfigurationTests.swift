@@ -48,24 +48,24 @@ struct RedisConfigurationTests {
 
 @Suite("Circuit breaker")
 struct CircuitBreakerTests {
-    @Test func opensAfterTheThresholdAndLetsOneCallThroughAfterTheCooldown() {
+    @Test func opensAfterTheThresholdAndLetsOneTrialThroughAfterTheCooldown() {
         let breaker = CircuitBreaker(failureThreshold: 3, cooldown: .seconds(5))
         let start = ContinuousClock.now
         #expect(breaker.recordFailure(now: start) == .none)
         #expect(breaker.recordFailure(now: start) == .none)
-        #expect(breaker.allowsCall(now: start))
+        #expect(breaker.decide(now: start) == .call)
         #expect(breaker.recordFailure(now: start) == .opened)
-        #expect(!breaker.allowsCall(now: start + .seconds(4)))
+        #expect(breaker.decide(now: start + .seconds(4)) == .skip)
         #expect(breaker.isOpen)
-        // Half-open: one call goes, the next is still skipped.
-        #expect(breaker.allowsCall(now: start + .seconds(5)))
-        #expect(!breaker.allowsCall(now: start + .seconds(5)))
+        // Half-open: one trial, and the calls after it are still skipped.
+        #expect(breaker.decide(now: start + .seconds(5)) == .trial)
+        #expect(breaker.decide(now: start + .seconds(5)) == .skip)
         // Its failure opens the breaker for another cooldown.
         #expect(breaker.recordFailure(now: start + .seconds(5)) == .opened)
-        #expect(!breaker.allowsCall(now: start + .seconds(9)))
-        #expect(breaker.allowsCall(now: start + .seconds(10)))
+        #expect(breaker.decide(now: start + .seconds(9)) == .skip)
+        #expect(breaker.decide(now: start + .seconds(10)) == .trial)
         #expect(breaker.recordSuccess() == .closed)
-        #expect(!breaker.isOpen && breaker.allowsCall(now: start + .seconds(10)))
+        #expect(!breaker.isOpen && breaker.decide(now: start + .seconds(10)) == .call)
     }
 
     @Test func aSuccessResetsTheCount() {

@@ -10,6 +10,7 @@ import Vignette
 //   VignetteBench encoder-speeds --input FILE [--quality Q] [--runs N]
 //   VignetteBench pipeline --input FILE [--hits N] [--runs N]
 //   VignetteBench http --input FILE --small FILE [--runs N]
+//   VignetteBench shared-cache --input FILE --redis redis://HOST:PORT [--runs N] [--distinct N]
 //   VignetteBench versions
 //
 // Each prints one JSON line on stdout; failures print one line on stderr and exit 1.
@@ -25,6 +26,7 @@ let usage = """
            VignetteBench \(EncoderSpeeds.usage)
            VignetteBench \(PipelineBench.usage)
            VignetteBench \(HTTPBench.usage)
+           VignetteBench \(SharedCacheBench.usage)
            VignetteBench versions
     environment: VIGNETTE_THREADS=N sets libvips' threads per image (ImagingRuntime.threadsPerImage)
     """
@@ -53,6 +55,8 @@ do {
         output = try await PipelineBench.run(rest)
     case "http":
         output = try await HTTPBench.run(rest)
+    case "shared-cache":
+        output = try await SharedCacheBench.run(rest)
     case "versions":
         var line = JSONLine()
         for (name, version) in ImagingRuntime.libraryVersions.sorted(by: { $0.key < $1.key }) {

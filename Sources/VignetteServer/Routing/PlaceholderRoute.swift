@@ -15,7 +15,7 @@ extension ThumbnailServer {
             guard let kind else { throw ServerFailure.badRequest("the placeholder kind must be thumbhash or blurhash") }
             let order = try urls.order(for: path)
             let resolved = try await sources.resolve(order.source)
-            let request = ImageRequest(source: resolved.source, thumbnail: ThumbnailOptions(size: 100))
+            let request = resolved.request(thumbnail: ThumbnailOptions(size: 100))
             let (pipeline, timeout) = (pipeline, configuration.requestTimeout)
             let text = try await admission.run {
                 try await ThumbnailServer.within(timeout) {

@@ -8,6 +8,7 @@ import Dispatch
 import Glibc
 #endif
 import Vignette
+import VignetteHTTP
 
 /// Turns a URL's source (`local:///path`, `http://…`, `https://…`) into what the pipeline loads,
 /// or refuses it: local files only under the root, http(s) only under an allowed prefix and only
@@ -15,13 +16,28 @@ import Vignette
 ///
 /// The address check resolves the host (`getaddrinfo`) and refuses the source when any address it
 /// has is loopback, private, link-local, multicast, unspecified or reserved. The server's loader
-/// follows no redirects, so a public host cannot send it on to a private one.
+/// follows no redirects, so a public host cannot send it on to a private one. An `http://` source
+/// is then fetched from the address that was checked (the URL's host replaced by it, the real host
+/// sent as `Host`), so a DNS answer that changes between the check and the connection (DNS
+/// rebinding) cannot send the fetch elsewhere. An `https://` source connects by name (TLS needs it
+/// for SNI and the certificate): a rebound name would reach a server that has no certificate for it,
+/// and the TLS handshake fails.
 struct SourceResolver: Sendable {
     /// What a source resolved to.
     struct Resolved: Sendable {
         let source: ImageRequest.Source
         /// The file's modification time, for `Last-Modified` (local files only).
         let modified: Int?
+        /// For an http source pinned to its checked address: the source as given (the image id,
+        /// so keys and ETags do not depend on the address) and its `Host` header.
+        var pinned: (original: String, host: String)?
+
+        /// The pipeline request for the source with `processors` and `thumbnail`.
+        func request(processors: [any ImageProcessing] = [], thumbnail: ThumbnailOptions?) -> ImageRequest {
+            var request = ImageRequest(source: source, imageID: pinned?.original, processors: processors, thumbnail: thumbnail)
+            if let pinned { request.userInfo[HTTPDataLoader.hostHeaderKey] = pinned.host }
+            return request
+        }
     }
 
     let local: LocalSourceResolver?
@@ -59,20 +75,41 @@ struct SourceResolver: Sendable {
             throw .badRequest("the source URL is not valid")
         }
         if !allowsLocalNetworks {
-            let kinds = try await SourceResolver.addressKinds(of: host)
-            guard !kinds.isEmpty else { throw ServerFailure(status: 502, "the source host could not be resolved") }
-            guard kinds.allSatisfy({ !$0.isRefusedByDefault }) else {
+            let addresses = try await SourceResolver.addresses(of: host)
+            guard let first = addresses.first else { throw ServerFailure(status: 502, "the source host could not be resolved") }
+            guard addresses.allSatisfy({ !$0.kind.isRefusedByDefault }) else {
                 throw .forbidden("the source is on a local network")
+            }
+            if lowered.hasPrefix("http://"), let pinned = SourceResolver.pin(url, to: first.literal) {
+                return Resolved(source: .url(pinned.url), modified: nil, pinned: (source, pinned.host))
             }
         }
         return Resolved(source: .url(url), modified: nil)
     }
 
-    /// The kinds of every address `host` resolves to (a numeric host is its own address).
-    /// `getaddrinfo` blocks: it runs on a Dispatch thread, not on Swift's cooperative pool.
-    static func addressKinds(of host: String) async throws(ServerFailure) -> [SourceAddressKind] {
+    /// `url` with its host replaced by the numeric `address` (brackets added for IPv6), and the
+    /// `Host` header value of the original (host, and the port when the URL gave one).
+    static func pin(_ url: URL, to address: String) -> (url: URL, host: String)? {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            let host = components.percentEncodedHost, !host.isEmpty
+        else { return nil }
+        let header = components.port.map { "\(host):\($0)" } ?? host
+        components.percentEncodedHost = address.contains(":") ? "[\(address)]" : address
+        guard let pinned = components.url else { return nil }
+        return (pinned, header)
+    }
+
+    /// An address a host resolved to: its kind and its numeric form.
+    struct Address: Sendable, Equatable {
+        let kind: SourceAddressKind
+        let literal: String
+    }
+
+    /// Every address `host` resolves to (a numeric host is its own address). `getaddrinfo`
+    /// blocks: it runs on a Dispatch thread, not on Swift's cooperative pool.
+    static func addresses(of host: String) async throws(ServerFailure) -> [Address] {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        if let kind = SourceAddressKind(numericAddress: bare) { return [kind] }
+        if let kind = SourceAddressKind(numericAddress: bare) { return [Address(kind: kind, literal: bare)] }
         return await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
                 continuation.resume(returning: lookUp(bare))
@@ -80,32 +117,43 @@ struct SourceResolver: Sendable {
         }
     }
 
-    private static func lookUp(_ host: String) -> [SourceAddressKind] {
+    private static func lookUp(_ host: String) -> [Address] {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var results: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, nil, &hints, &results) == 0, let first = results else { return [] }
         defer { freeaddrinfo(first) }
-        var kinds: [SourceAddressKind] = []
+        var addresses: [Address] = []
         var cursor: UnsafeMutablePointer<addrinfo>? = first
         while let info = cursor {
             if let address = info.pointee.ai_addr {
                 switch Int32(address.pointee.sa_family) {
                 case AF_INET:
                     address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
-                        kinds.append(SourceAddressKind(ipv4: UInt32(bigEndian: $0.pointee.sin_addr.s_addr)))
+                        var raw = $0.pointee.sin_addr
+                        addresses.append(Address(kind: SourceAddressKind(ipv4: UInt32(bigEndian: raw.s_addr)),
+                                                 literal: numeric(AF_INET, &raw, length: INET_ADDRSTRLEN)))
                     }
                 case AF_INET6:
                     address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
-                        kinds.append(SourceAddressKind(ipv6: withUnsafeBytes(of: $0.pointee.sin6_addr) { Array($0) }))
+                        var raw = $0.pointee.sin6_addr
+                        addresses.append(Address(kind: SourceAddressKind(ipv6: withUnsafeBytes(of: raw) { Array($0) }),
+                                                 literal: numeric(AF_INET6, &raw, length: INET6_ADDRSTRLEN)))
                     }
                 default:
-                    kinds.append(.reserved)
+                    addresses.append(Address(kind: .reserved, literal: ""))
                 }
             }
             cursor = info.pointee.ai_next
         }
-        return kinds
+        return addresses
+    }
+
+    /// The text form of a binary address (`inet_ntop`).
+    private static func numeric(_ family: Int32, _ address: UnsafeRawPointer, length: Int32) -> String {
+        var text = [CChar](repeating: 0, count: Int(length) + 1)
+        guard inet_ntop(family, address, &text, socklen_t(text.count)) != nil else { return "" }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func modificationTime(_ path: String) -> Int? {
