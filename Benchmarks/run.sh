@@ -332,6 +332,21 @@ log "HEIC, AVIF and WebP encoding of $(basename "$input") at several speeds"
 "$bench" encoder-speeds --input "$input" --quality 50 --runs 1 > "$out/encoder-speeds.jsonl"
 log "the pipeline: memory-cache hit, 100-way coalescing, disk-cache hit"
 "$bench" pipeline --input "$input" --runs 20 > "$out/pipeline.jsonl"
+log "the shared cache: Redis hit vs disk hit vs miss, a second instance, an outage (redis-server on 127.0.0.1)"
+: > "$out/shared-cache.jsonl"
+if command -v redis-server > /dev/null; then
+    redis_port="$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    redis_dir="$(mktemp -d)"
+    redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --dir "$redis_dir" > /dev/null &
+    redis_pid=$!
+    for _ in $(seq 100); do redis-cli -p "$redis_port" ping > /dev/null 2>&1 && break; sleep 0.05; done
+    "$bench" shared-cache --input "$input" --redis "redis://127.0.0.1:$redis_port" --runs 30 \
+        > "$out/shared-cache.jsonl" 2> /dev/null || log "shared-cache case failed"
+    kill "$redis_pid"; wait "$redis_pid" 2> /dev/null || true
+    rm -rf "$redis_dir"
+else
+    log "redis-server is not installed: the shared-cache case is skipped (make install-deps test installs it)"
+fi
 log "over HTTP on 127.0.0.1: previews of a progressive JPEG, 100 small fetches, each beside curl"
 "$bench" http --input "$input" --small "$repo/Fixtures/baseline.jpg" --runs 10 > "$out/http.jsonl"
 
@@ -473,6 +488,21 @@ print(f'| memory-cache hit through `image(for:)` ({hit["calls"]:,} calls) | {hit
 print(f'| 100 concurrent identical requests (256-px thumbnail of {os.path.basename(source)}) vs one | {co["hundred_ms"]:.1f} ms vs {co["single_ms"]:.1f} ms = {co["ratio"]:.2f}× | ≤ 1.2×, one decode |')
 print(f'| 256-px thumbnail: disk-cache hit vs made from the 6-MP JPEG | {disk["disk_hit_ms"]:.2f} ms vs {disk["made_ms"]:.1f} ms: the hit is {disk["ratio"]:.1f}× faster | report |')
 print()
+
+shared_rows = lines("shared-cache.jsonl")
+if shared_rows:
+    tiers, second, outage = shared_rows
+    print("## The shared cache on Redis (issue 12)")
+    print()
+    print(f"VignetteBench shared-cache: a redis-server on 127.0.0.1; {os.path.basename(source)} to a 256-px JPEG (q80), medians.")
+    print()
+    print("| case | result | target |")
+    print("|---|---|---|")
+    print(f'| one result: Redis hit vs local disk hit vs miss | {tiers["redis_hit_ms"]:.2f} ms vs {tiers["disk_hit_ms"]:.2f} ms vs {tiers["miss_ms"]:.1f} ms | report |')
+    print(f'| a second instance serving what the first made (8 at a time) vs making it | {second["redis_hits_per_second"]:.0f}/s vs {second["made_per_second"]:.1f}/s = {second["ratio"]:.0f}× | report |')
+    base = outage["no_redis_p99_ms"]
+    print(f'| outage, breaker open: p99 with Redis refusing / not answering vs no Redis | {outage["refusing_p99_ms"]:.1f} / {outage["not_answering_p99_ms"]:.1f} ms vs {base:.1f} ms = {outage["refusing_p99_ms"] / base:.2f}× / {outage["not_answering_p99_ms"] / base:.2f}× | ≤ 1.2× |')
+    print()
 
 print("## Over HTTP (issue 4)")
 print()
