@@ -22,6 +22,31 @@ struct ServerTests {
         }
     }
 
+    @Test("/metrics parses as Prometheus text, with the names the issue asks for")
+    func metricsParse() async throws {
+        try await RunningServer.with { running in
+            let path = "/insecure/rs:fit:64:64/plain/local:///baseline.jpg@png"
+            #expect(try await running.get(path).status == 200)
+            #expect(try await running.get(path).status == 200)
+            #expect(try await running.get("/insecure/plain/local:///absent.jpg@png").status == 404)
+            let text = String(decoding: try await running.get("/metrics").body, as: UTF8.self)
+            let metrics = try PrometheusText(text)
+            #expect(metrics.types["vignette_http_requests_total"] == "counter")
+            #expect(metrics.values("vignette_http_requests_total", ["status": "200"]) == [2])
+            #expect(metrics.values("vignette_http_requests_total", ["status": "404"]) == [1])
+            #expect(metrics.types["vignette_http_request_duration_seconds"] == "histogram")
+            #expect(metrics.values("vignette_http_request_duration_seconds_count") == [3])
+            #expect(metrics.values("vignette_source_fetches_total") == [1])
+            #expect(metrics.values("vignette_decodes_total") == [1])
+            #expect(metrics.values("vignette_encodes_total") == [1])
+            #expect(metrics.values("vignette_cache_hits_total", ["layer": "encoded_memory"]) == [1])
+            #expect(metrics.types["vignette_in_flight"] == "gauge")
+            // The reader is strict: it refuses what is not the format.
+            #expect(throws: PrometheusText.Failure.self) { try PrometheusText("# TYPE x counter\nx{a=\"1} 2\n") }
+            #expect(throws: PrometheusText.Failure.self) { try PrometheusText("y 1\n") }
+        }
+    }
+
     @Test("an image URL gives the thumbnail: status, type, length, a strong ETag, Cache-Control; If-None-Match gives 304")
     func image() async throws {
         try await RunningServer.with { running in
