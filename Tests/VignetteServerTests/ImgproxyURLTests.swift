@@ -1,4 +1,5 @@
 import Testing
+import VignetteCodecs
 import Vignette
 @testable import VignetteServer
 
@@ -69,6 +70,19 @@ struct ImgproxyURLTests {
         // Empty arguments keep what was there.
         let (kept, _) = try parse("/_/s:100:50/rs:fit::80/plain/local:///a.jpg")
         #expect(kept.width == 100 && kept.height == 80)
+    }
+
+    @Test("gravity picks the part a fill keeps: compass points, centre, smart")
+    func gravityCrops() throws {
+        let expected: [(String, CropAnchor)] = [
+            ("no", .north), ("so", .south), ("ea", .east), ("we", .west), ("noea", .northEast), ("nowe", .northWest),
+            ("soea", .southEast), ("sowe", .southWest), ("ce", .centre), ("sm", .attention),
+        ]
+        for (gravity, anchor) in expected {
+            let order = try reader().order(for: "/_/rs:fill:100:100/g:\(gravity)/plain/local:///a.jpg")
+            #expect(order.thumbnail?.crop == anchor, "\(gravity)")
+            #expect(order.thumbnail?.fit == .cover)
+        }
     }
 
     @Test("sources: plain (percent-encoded, @extension), base64url with and without padding, split by /, no extension")

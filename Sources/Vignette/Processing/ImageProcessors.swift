@@ -9,7 +9,7 @@ public enum ImageProcessors {
         public var height: Int
         /// How the image meets the box: inside (aspect kept), cover (cropped to the box), fill (stretched).
         public var fit: ThumbnailOptions.Fit
-        /// What a cover fit keeps: the centre, or libvips' attention region (`vips_smartcrop`).
+        /// What a cover fit keeps: the centre, an edge or a corner, or libvips' attention region (`vips_smartcrop`).
         public var crop: CropAnchor
         /// Whether an image smaller than the box is enlarged.
         public var allowUpscaling: Bool

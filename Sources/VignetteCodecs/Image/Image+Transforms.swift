@@ -7,6 +7,39 @@ public enum CropAnchor: String, Sendable, CaseIterable, Codable {
     case centre
     /// The most interesting region by libvips' attention heuristic (`vips_smartcrop`).
     case attention
+    /// The top edge, centred across.
+    case north
+    /// The bottom edge, centred across.
+    case south
+    /// The right edge, centred up and down.
+    case east
+    /// The left edge, centred up and down.
+    case west
+    /// The top right corner.
+    case northEast
+    /// The top left corner.
+    case northWest
+    /// The bottom right corner.
+    case southEast
+    /// The bottom left corner.
+    case southWest
+
+    /// Where the window starts across (0, ½ or 1 of the spare width) and down, for the anchors
+    /// that are positions; nil for `attention`.
+    var position: (x: Double, y: Double)? {
+        switch self {
+        case .centre: (0.5, 0.5)
+        case .attention: nil
+        case .north: (0.5, 0)
+        case .south: (0.5, 1)
+        case .east: (1, 0.5)
+        case .west: (0, 0.5)
+        case .northEast: (1, 0)
+        case .northWest: (0, 0)
+        case .southEast: (1, 1)
+        case .southWest: (0, 1)
+        }
+    }
 }
 
 extension Image {
@@ -56,18 +89,20 @@ extension Image {
         return try apply("vips_crop") { vgn_crop($0, $1, Int32(x), Int32(y), Int32(width), Int32(height)) }
     }
 
-    /// A `width` × `height` window: the centre, or the most interesting part (`vips_smartcrop`).
+    /// A `width` × `height` window (`vips_crop`): at the centre, an edge or a corner, or around the
+    /// most interesting part (`vips_smartcrop`).
     public func cropped(toWidth width: Int, height: Int, anchor: CropAnchor) throws(ImagingError) -> Image {
         let w = min(width, self.width)
         let h = min(height, self.height)
-        switch anchor {
-        case .centre:
-            return try cropped(x: (self.width - w) / 2, y: (self.height - h) / 2, width: w, height: h)
-        case .attention:
+        guard let position = anchor.position else {
             if w == self.width, h == self.height { return self }
             let attention = Int32(VIPS_INTERESTING_ATTENTION.rawValue)
             return try apply("vips_smartcrop") { vgn_smartcrop($0, $1, Int32(w), Int32(h), attention) }
         }
+        // The centre rounds down, as it always has: (spare / 2).
+        let x = position.x == 0.5 ? (self.width - w) / 2 : Int(position.x) * (self.width - w)
+        let y = position.y == 0.5 ? (self.height - h) / 2 : Int(position.y) * (self.height - h)
+        return try cropped(x: x, y: y, width: w, height: h)
     }
 
     /// Applies the EXIF orientation and drops the tag (`vips_autorot`). Upright images come back as they are.

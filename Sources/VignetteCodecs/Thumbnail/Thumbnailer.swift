@@ -191,14 +191,17 @@ public struct Thumbnailer: Sendable {
     /// brought to the contract's exact size: libvips rounds differently on lopsided images, and
     /// its forced size (`fill`) would upscale.
     private func vipsThumbnail(source: LoadedSource, geometry: ThumbnailGeometry) throws(ImagingError) -> Image {
-        let size: VipsSize
+        var size: VipsSize
         switch (options.fit, options.allowUpscaling) {
         case (.fill, _): size = VIPS_SIZE_FORCE
         case (_, true): size = VIPS_SIZE_BOTH
         case (_, false): size = VIPS_SIZE_DOWN
         }
+        // An edge or corner crop: vips_thumbnail resizes to cover the box, and the window is cut after.
+        let edgeCrop = options.fit == .cover && options.crop != .centre && options.crop != .attention
         // fill asks for the resized size itself (no upscaling when it is not allowed).
-        let box = options.fit == .fill ? geometry.resized : PixelSize(width: options.width, height: options.height)
+        let box = options.fit == .fill || edgeCrop ? geometry.resized : PixelSize(width: options.width, height: options.height)
+        if edgeCrop { size = VIPS_SIZE_FORCE }
         let crop: VipsInteresting
         switch (options.fit, options.crop) {
         case (.cover, .centre): crop = VIPS_INTERESTING_CENTRE
@@ -215,6 +218,12 @@ public struct Thumbnailer: Sendable {
             throw error.kind == .unsupportedFormat ? ImagingError(.corruptData, error.message) : error
         }
         var image = try Image(owning: out).standardizedToSRGB8()
+        if edgeCrop {
+            if image.width != geometry.resized.width || image.height != geometry.resized.height {
+                image = try image.resized(toWidth: geometry.resized.width, height: geometry.resized.height, kernel: options.kernel)
+            }
+            image = try image.cropped(toWidth: geometry.output.width, height: geometry.output.height, anchor: options.crop)
+        }
         if image.width != geometry.output.width || image.height != geometry.output.height {
             image = try image.resized(toWidth: geometry.output.width, height: geometry.output.height, kernel: options.kernel)
         }

@@ -108,7 +108,7 @@ struct ImageURLReader: Sendable {
         if options.rotate % 180 != 0 { swap(&width, &height) }
         var thumbnail = ThumbnailOptions(
             width: max(1, width), height: max(1, height), fit: fit,
-            crop: options.gravity == .smart ? .attention : .centre, allowUpscaling: options.enlarge)
+            crop: options.gravity.cropAnchor, allowUpscaling: options.enlarge)
         thumbnail.blurSigma = options.blur
         var processors: [any ImageProcessing] = []
         if options.rotate != 0 { processors.append(ImageProcessors.Rotate(degrees: options.rotate)) }
@@ -129,6 +129,22 @@ struct ImageURLReader: Sendable {
 }
 
 extension ProcessingOptions.Gravity {
+    /// What a `fill` crop keeps.
+    var cropAnchor: CropAnchor {
+        switch self {
+        case .north: .north
+        case .south: .south
+        case .east: .east
+        case .west: .west
+        case .northEast: .northEast
+        case .northWest: .northWest
+        case .southEast: .southEast
+        case .southWest: .southWest
+        case .centre: .centre
+        case .smart: .attention
+        }
+    }
+
     /// Where `extend` puts the image on its canvas (smart is the centre).
     var canvasGravity: Gravity {
         switch self {
