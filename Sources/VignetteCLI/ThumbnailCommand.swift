@@ -38,7 +38,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The output folder (created when missing).", valueName: "DIR"))
     var out: String
 
-    @Option(help: "How the image fits the box: inside, cover (cropped) or fill (stretched).")
+    @Option(help: "How the image fits the box: inside, cover (cropped), fill (stretched) or auto (cover when image and box are both landscape or both portrait, else inside).")
     var fit: ThumbnailOptions.Fit = .inside
 
     @Option(help: "Output format; auto is --alpha-format for images with alpha and JPEG otherwise.")

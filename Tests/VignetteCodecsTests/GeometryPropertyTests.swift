@@ -39,7 +39,8 @@ struct GeometryPropertyTests {
     }
 
     /// The contract, written out again: inside fits the box, cover fills it and crops, fill
-    /// stretches; no side below 1; no upscaling unless asked.
+    /// stretches, auto covers when the orientations agree and fits inside otherwise; no side below
+    /// 1; no upscaling unless asked.
     static func expected(_ source: PixelSize, _ box: PixelSize, _ fit: ThumbnailOptions.Fit, upscale: Bool) -> (resized: PixelSize, output: PixelSize) {
         let w = Double(source.width), h = Double(source.height)
         let sx = Double(box.width) / w, sy = Double(box.height) / h
@@ -57,6 +58,11 @@ struct GeometryPropertyTests {
         case .fill:
             let size = PixelSize(width: side(w, limit(sx)), height: side(h, limit(sy)))
             return (size, size)
+        case .auto:
+            // imgproxy's auto: cover when both are landscape or both portrait (a square goes with either).
+            let same = source.width == source.height || box.width == box.height
+                || (source.width > source.height) == (box.width > box.height)
+            return expected(source, box, same ? .cover : .inside, upscale: upscale)
         }
     }
 

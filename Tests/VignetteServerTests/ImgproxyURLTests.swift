@@ -83,6 +83,7 @@ struct ImgproxyURLTests {
             #expect(order.thumbnail?.crop == anchor, "\(gravity)")
             #expect(order.thumbnail?.fit == .cover)
         }
+        #expect(try reader().order(for: "/_/rs:auto:100:50/plain/local:///a.jpg").thumbnail?.fit == .auto)
     }
 
     @Test("sources: plain (percent-encoded, @extension), base64url with and without padding, split by /, no extension")

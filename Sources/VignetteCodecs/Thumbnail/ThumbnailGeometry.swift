@@ -4,16 +4,25 @@ struct ThumbnailGeometry: Equatable {
     let resized: PixelSize
     /// The final size.
     let output: PixelSize
+    /// The fit that applies to this source: `options.fit`, with `auto` decided (cover or inside).
+    let fit: ThumbnailOptions.Fit
 
     init(source: PixelSize, options: ThumbnailOptions) {
+        var fit = options.fit
+        if fit == .auto {
+            let sourceLandscape = source.width >= source.height, boxLandscape = options.width >= options.height
+            let square = source.width == source.height || options.width == options.height
+            fit = square || sourceLandscape == boxLandscape ? .cover : .inside
+        }
+        self.fit = fit
         let w = Double(source.width)
         let h = Double(source.height)
         let tw = Double(options.width)
         let th = Double(options.height)
         func limited(_ scale: Double) -> Double { options.allowUpscaling ? scale : min(scale, 1) }
         func scaled(_ length: Double, _ scale: Double) -> Int { max(1, Int((length * scale).rounded())) }
-        switch options.fit {
-        case .inside:
+        switch fit {
+        case .inside, .auto:
             let s = limited(min(tw / w, th / h))
             resized = PixelSize(width: scaled(w, s), height: scaled(h, s))
             output = resized

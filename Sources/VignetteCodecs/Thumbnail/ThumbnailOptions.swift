@@ -8,6 +8,9 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
         case cover
         /// Stretch to the box exactly, ignoring the aspect ratio.
         case fill
+        /// `cover` when the image and the box have the same orientation (both landscape or both
+        /// portrait; a square goes with either), else `inside` (imgproxy's `auto`).
+        case auto
     }
 
     /// Which decoding route makes the thumbnail.

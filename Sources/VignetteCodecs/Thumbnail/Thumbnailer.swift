@@ -156,11 +156,11 @@ public struct Thumbnailer: Sendable {
         }
         // Rotating and attention-cropping read the image out of order, which a sequentially decoded
         // source cannot do: compute the (already small) resized pixels first.
-        if orientation != 1 || (options.fit == .cover && options.crop == .attention) {
+        if orientation != 1 || (geometry.fit == .cover && options.crop == .attention) {
             image = try image.materialized()
         }
         if orientation != 1 { image = try image.autoOriented() }
-        if options.fit == .cover {
+        if geometry.fit == .cover {
             image = try image.cropped(toWidth: geometry.output.width, height: geometry.output.height, anchor: options.crop)
         }
         return try image.blurred(sigma: options.blurSigma)
@@ -192,18 +192,18 @@ public struct Thumbnailer: Sendable {
     /// its forced size (`fill`) would upscale.
     private func vipsThumbnail(source: LoadedSource, geometry: ThumbnailGeometry) throws(ImagingError) -> Image {
         var size: VipsSize
-        switch (options.fit, options.allowUpscaling) {
+        switch (geometry.fit, options.allowUpscaling) {
         case (.fill, _): size = VIPS_SIZE_FORCE
         case (_, true): size = VIPS_SIZE_BOTH
         case (_, false): size = VIPS_SIZE_DOWN
         }
         // An edge or corner crop: vips_thumbnail resizes to cover the box, and the window is cut after.
-        let edgeCrop = options.fit == .cover && options.crop != .centre && options.crop != .attention
+        let edgeCrop = geometry.fit == .cover && options.crop != .centre && options.crop != .attention
         // fill asks for the resized size itself (no upscaling when it is not allowed).
-        let box = options.fit == .fill || edgeCrop ? geometry.resized : PixelSize(width: options.width, height: options.height)
+        let box = geometry.fit == .fill || edgeCrop ? geometry.resized : PixelSize(width: options.width, height: options.height)
         if edgeCrop { size = VIPS_SIZE_FORCE }
         let crop: VipsInteresting
-        switch (options.fit, options.crop) {
+        switch (geometry.fit, options.crop) {
         case (.cover, .centre): crop = VIPS_INTERESTING_CENTRE
         case (.cover, .attention): crop = VIPS_INTERESTING_ATTENTION
         default: crop = VIPS_INTERESTING_NONE

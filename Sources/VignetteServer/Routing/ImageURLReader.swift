@@ -93,8 +93,9 @@ struct ImageURLReader: Sendable {
         let boxWidth = width, boxHeight = height
         var fit: ThumbnailOptions.Fit
         switch options.resizingType {
-        case .fit, .auto: fit = .inside
+        case .fit: fit = .inside
         case .fill, .fillDown: fit = .cover
+        case .auto: fit = .auto
         case .force: fit = .fill
         }
         // A side of 0 follows from the other and the aspect ratio: a fit inside that side alone.
