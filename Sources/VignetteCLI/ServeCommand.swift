@@ -46,6 +46,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Share results with other instances through Redis at redis://[[USER]:PASSWORD@]HOST[:PORT][/DB] (env VIGNETTE_REDIS).", valueName: "URL"))
     var redis: String?
 
+    @Option(help: ArgumentHelp("Connect and command timeout for --redis, in milliseconds; default 50 (env VIGNETTE_REDIS_TIMEOUT).", valueName: "MS"))
+    var redisTimeout: Int?
+
     @Option(help: ArgumentHelp("Images processed at once; default: the CPU quota (env VIGNETTE_MAX_CONCURRENCY).", valueName: "N"))
     var maxConcurrency: Int?
 
@@ -107,6 +110,10 @@ struct ServeCommand: ParsableCommand {
                 configuration.redis = try RedisConfiguration(url: url)
             } catch {
                 throw ValidationError("--redis: \(error.message)")
+            }
+            if let milliseconds = try number(redisTimeout, "VIGNETTE_REDIS_TIMEOUT", "--redis-timeout", 1...60_000) {
+                configuration.redis?.connectTimeout = .milliseconds(milliseconds)
+                configuration.redis?.commandTimeout = .milliseconds(milliseconds)
             }
         }
         configuration.cacheMaxAge = try number(maxAge, "VIGNETTE_MAX_AGE", "--max-age", 0...315_360_000) ?? 31_536_000

@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import CoreMetrics
-import Dispatch
 import Logging
 import Vignette
 import VignetteCodecs
@@ -15,9 +14,9 @@ import VignetteCodecs
 /// Values are disk-cache entries (`DataCache.Entry.serialized()`: the bytes and their metadata)
 /// under `<namespace>:v1:<SHA-256 of the pipeline's key>` with a time to live (`SET … PX`). Calls
 /// go through hiredis (`redisCommandArgv`) on blocking connections with connect and command
-/// timeouts: lookups on the pipeline's shared-cache threads, writes on a serial Dispatch queue of
-/// this cache's own (`store(_:for:)` returns at once; at most `maxPendingWriteBytes` wait), never
-/// on Swift's cooperative pool or an event loop.
+/// timeouts: lookups on the pipeline's shared-cache threads, writes on a thread of this cache's
+/// own (`store(_:for:)` returns at once; at most `maxPendingWriteBytes` wait), never on Swift's
+/// cooperative pool, Dispatch's shared pool or an event loop.
 ///
 /// Redis down, slow or refusing: a lookup is a miss and a write is dropped, the failure is logged
 /// and counted (`RedisMetrics`), and after `failureThreshold` failures in a row a circuit breaker
@@ -31,12 +30,12 @@ public final class RedisDataCache: SharedDataCaching {
     private let breaker: CircuitBreaker
     private let metrics: RedisMetrics
     private let logger: Logger
-    private let writer = DispatchQueue(label: "vignette.redis.writer", qos: .utility)
+    private let writer = SerialWorker(name: "vignette.redis.writer")
     private let pendingWriteBytes = Locked(0)
     private let timeToLiveMilliseconds: Data
 
     /// A cache on the Redis server `configuration` names. Nothing is connected until the first
-    /// call; a server that is not there yet is a miss until it is.
+    /// call; a server that is not there yet is a miss until it is. Its writer thread ends with it.
     /// - Parameters:
     ///   - logger: where failures go (the breaker opening and closing as warnings and notices,
     ///     each failure at debug level).
@@ -52,6 +51,10 @@ public final class RedisDataCache: SharedDataCaching {
         let ttl = configuration.timeToLive.components
         let milliseconds = max(1, ttl.seconds * 1000 + ttl.attoseconds / 1_000_000_000_000_000)
         timeToLiveMilliseconds = Data(String(milliseconds).utf8)
+    }
+
+    deinit {
+        writer.stop()
     }
 
     /// "redis".

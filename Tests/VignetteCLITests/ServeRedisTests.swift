@@ -53,9 +53,11 @@ struct ServeRedisTests {
     func twoInstancesShareResults() async throws {
         let redis = try RedisTestServer.start()
         defer { redis.stop() }
-        let first = try await Server.start(["--redis", redis.url()])
+        // Generous timeouts: the suite runs in parallel on a loaded machine (the 50 ms default is
+        // for a Redis next door, not for one starved of CPU by the tests around it).
+        let first = try await Server.start(["--redis", redis.url(), "--redis-timeout", "2000"])
         defer { if first.process.isRunning { kill(first.process.processIdentifier, SIGKILL) } }
-        let second = try await Server.start(["--redis", redis.url()])
+        let second = try await Server.start(["--redis", redis.url(), "--redis-timeout", "2000"])
         defer { if second.process.isRunning { kill(second.process.processIdentifier, SIGKILL) } }
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         do {

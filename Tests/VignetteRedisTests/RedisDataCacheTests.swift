@@ -46,7 +46,10 @@ struct RedisDataCacheTests {
     @Test func aPasswordAndADatabaseAreUsed() async throws {
         let server = try RedisTestServer.start(password: "s3cret")
         defer { server.stop() }
-        let cache = RedisDataCache(configuration: try RedisConfiguration(url: server.url(database: 2)))
+        var onDatabase2 = try RedisConfiguration(url: server.url(database: 2))
+        onDatabase2.commandTimeout = .seconds(2)
+        onDatabase2.connectTimeout = .seconds(2)
+        let cache = RedisDataCache(configuration: onDatabase2)
         cache.store(DataCache.Entry(data: Data("hello".utf8)), for: "k")
         await cache.flush()
         #expect(cache.entry(for: "k")?.data == Data("hello".utf8))
@@ -54,7 +57,7 @@ struct RedisDataCacheTests {
         #expect(try server.cli(["-n", "0", "DBSIZE"]) == "0")
 
         let metrics = TestMetrics()
-        var wrong = try RedisConfiguration(url: server.url())
+        var wrong = onDatabase2
         wrong.password = "wrong"
         let refused = RedisDataCache(configuration: wrong, metricsFactory: metrics)
         #expect(refused.entry(for: "k") == nil)
@@ -100,14 +103,14 @@ struct RedisDataCacheTests {
         let server = try RedisTestServer.start()
         defer { server.stop() }
         let metrics = TestMetrics()
-        var configuration = try RedisConfiguration.testing(server)
+        var configuration = try RedisConfiguration.testing(server, timeout: .milliseconds(200))
         configuration.breakerCooldown = .seconds(60)
         let cache = RedisDataCache(configuration: configuration, metricsFactory: metrics)
         #expect(cache.entry(for: "k") == nil)
         server.pause()
         defer { server.resume() }
         for _ in 0..<50 { #expect(cache.entry(for: "k") == nil) }
-        // Each of the threshold's calls waited for the command timeout; the 47 after them did not try.
+        // Each of the threshold's calls waited for the command timeout (200 ms); the 47 after them did not try.
         #expect(try metrics.expectCounter("vignette_redis_errors_total", [("operation", "get")]).totalValue == 3)
         #expect(try metrics.expectCounter("vignette_redis_skipped_total", [("reason", "breaker_open")]).totalValue == 47)
         // Writes are dropped while it is open.

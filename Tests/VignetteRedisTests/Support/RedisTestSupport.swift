@@ -28,11 +28,15 @@ final class CountingFileLoader: DataLoading {
 }
 
 extension RedisConfiguration {
-    /// The test server's configuration, with a short breaker cooldown so that tests see it close.
-    static func testing(_ server: RedisTestServer, namespace: String = "test") throws -> RedisConfiguration {
+    /// The test server's configuration, with a short breaker cooldown so that tests see it close,
+    /// and timeouts long enough for a redis-server starved of CPU by the tests running beside it
+    /// (`timeout`; the tests of the timeout itself pass a short one).
+    static func testing(_ server: RedisTestServer, namespace: String = "test", timeout: Duration = .seconds(2)) throws -> RedisConfiguration {
         var configuration = try RedisConfiguration(url: server.url())
         configuration.namespace = namespace
         configuration.breakerCooldown = .milliseconds(300)
+        configuration.connectTimeout = timeout
+        configuration.commandTimeout = timeout
         return configuration
     }
 }
