@@ -17,6 +17,9 @@ enum InputExpansion {
 
     struct Result {
         var files: [String] = []
+        /// For each file, what `--shard` hashes: its path relative to the folder given on the
+        /// command line when it was found in one, else the input as given (a path or a URL).
+        var shardKeys: [String] = []
         /// Patterns that matched nothing, and folders that could not be read, with the reason.
         var problems: [(input: String, reason: String)] = []
     }
@@ -27,9 +30,13 @@ enum InputExpansion {
         for input in inputs where seen.insert(input).inserted {
             if RemoteInputs.isURL(input) {
                 result.files.append(input)
+                result.shardKeys.append(input)
             } else if OutputFile.isDirectory(input) {
                 do {
-                    result.files += try images(in: input)
+                    let found = try images(in: input)
+                    let prefix = input.hasSuffix("/") ? input.count : input.count + 1
+                    result.files += found
+                    result.shardKeys += found.map { String($0.dropFirst(prefix)) }
                 } catch {
                     result.problems.append((input, "cannot read the folder: \(folderReason(input) ?? "\(error)")"))
                 }
@@ -37,8 +44,10 @@ enum InputExpansion {
                 let matches = glob(input)
                 if matches.isEmpty { result.problems.append((input, "no file matches")) }
                 result.files += matches
+                result.shardKeys += matches
             } else {
                 result.files.append(input)
+                result.shardKeys.append(input)
             }
         }
         return result

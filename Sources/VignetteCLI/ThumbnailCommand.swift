@@ -71,6 +71,14 @@ struct ThumbnailCommand: ParsableCommand {
     @Flag(help: "Keep metadata in JPEG and PNG outputs (the same as --no-strip).")
     var keepMetadata = false
 
+    @Option(help: ArgumentHelp(
+        "Make only shard K of N (0-based) of the inputs, by a stable hash of each input's path relative to the folder given (or the path or URL as given): N processes with K = 0…N-1 make the whole batch between them. auto reads Slurm's SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT, or Kubernetes' JOB_COMPLETION_INDEX with --shard-count.",
+        valueName: "K/N|auto"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("With --shard auto under a Kubernetes Indexed Job: the number of completions (or env VIGNETTE_SHARD_COUNT).", valueName: "N"))
+    var shardCount: Int?
+
     @Flag(help: "Print a JSON report of every input and the totals on standard output.")
     var json = false
 
@@ -84,12 +92,33 @@ struct ThumbnailCommand: ParsableCommand {
             throw ValidationError("--blur must be 0–1000, got \(blur)")
         }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be 1–256, got \(jobs)") }
+        if shardCount != nil, shard == nil { throw ValidationError("--shard-count goes with --shard auto") }
+        _ = try shardSelection()
+    }
+
+    /// The `--shard` this process makes; nil for the whole batch.
+    func shardSelection() throws -> ShardSelection? {
+        guard let shard else { return nil }
+        do {
+            return try ShardSelection.parse(shard, count: shardCount, environment: ServeCommand.environment)
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     func run() throws {
         try OutputFile.makeDirectory(out)
         let expansion = InputExpansion.expand(inputs)
-        let files = expansion.files
+        // Output names are worked out over the whole batch, so a shard names its outputs as the
+        // unsharded run would; then the other shards' inputs are left out before any work.
+        let allStems = OutputTemplate.stems(for: expansion.files)
+        var mine = Array(expansion.files.indices)
+        if let selection = try shardSelection() {
+            mine = mine.filter { selection.contains(key: expansion.shardKeys[$0]) }
+            Console.error("shard \(selection): \(mine.count) of \(expansion.files.count) inputs")
+        }
+        let files = mine.map { expansion.files[$0] }
+        let stems = mine.map { allStems[$0] }
         let cores = CPUBudget.availableCores()
         // No more lanes than inputs; many images at once: one libvips thread each; one image at a
         // time (a single input, or --jobs 1): all cores on it.
@@ -113,7 +142,6 @@ struct ThumbnailCommand: ParsableCommand {
         for problem in expansion.problems { progress.line(Console.failureLine(problem.input, problem.reason)) }
         let interrupt = Interrupt(onInterrupt: { remote?.stopDownloads() })
         interrupt.install()
-        let stems = OutputTemplate.stems(for: files)
         // Biggest files first: with several jobs, a large image last would leave the others idle.
         let order = files.indices.sorted { OutputFile.size(files[$0]) > OutputFile.size(files[$1]) }
         let inOrder = order.map { files[$0] }

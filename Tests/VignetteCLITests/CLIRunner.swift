@@ -34,16 +34,18 @@ enum CLI {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    static func run(_ arguments: [String]) async throws -> CLIResult {
-        try await finish(start(arguments))
+    static func run(_ arguments: [String], environment: [String: String]? = nil) async throws -> CLIResult {
+        try await finish(start(arguments, environment: environment))
     }
 
-    /// Starts the binary with its output going to pipes; `finish` collects it.
-    static func start(_ arguments: [String], input: FileHandle? = nil) throws -> Process {
+    /// Starts the binary with its output going to pipes; `finish` collects it. `environment`, when
+    /// given, is added to the test process's own, without any scheduler variables of its own.
+    static func start(_ arguments: [String], input: FileHandle? = nil, environment: [String: String]? = nil) throws -> Process {
         let binary = try #require(binary, "the vignette binary is not built")
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if let environment { process.environment = childEnvironment(environment) }
         if let input { process.standardInput = input }
         process.standardOutput = Pipe()
         process.standardError = Pipe()
@@ -154,4 +156,15 @@ extension Duration {
 
 extension Trait where Self == ConditionTrait {
     static var corpus: Self { .enabled(if: CLI.corpusAvailable, "../shared/corpus is absent beside the checkout") }
+}
+
+extension CLI {
+    /// The test process's environment without Slurm's or Kubernetes' shard variables, plus `extra`.
+    static func childEnvironment(_ extra: [String: String]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment.filter {
+            !$0.key.hasPrefix("SLURM_") && $0.key != "JOB_COMPLETION_INDEX" && $0.key != "VIGNETTE_SHARD_COUNT"
+        }
+        environment.merge(extra) { _, new in new }
+        return environment
+    }
 }
