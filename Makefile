@@ -13,7 +13,7 @@ TEST_PACKAGES := redis-server
 # Fixture tools (Fixtures/make-fixtures.sh) and the whole-process benchmark peers.
 TOOL_PACKAGES := libvips-tools imagemagick libheif-examples webp libimage-exiftool-perl hyperfine python3-venv curl libjpeg-dev zlib1g-dev python3-dev
 
-.PHONY: demo test bench fixtures install-deps install-tools build release clean fuzz fuzz-smoke sanitize
+.PHONY: demo test bench bench-server fixtures install-deps install-tools build release clean fuzz fuzz-smoke sanitize
 
 install-deps:
 	@Scripts/install-packages.sh $(BUILD_PACKAGES)
@@ -60,6 +60,10 @@ fixtures: install-tools
 
 bench: install-deps install-tools
 	Benchmarks/run.sh
+
+# vignette serve beside thumbor 7 under wrk (Benchmarks/server/run.sh): req/s, p50/p99, CPU and memory, a soak.
+bench-server: release install-tools
+	Benchmarks/server/run.sh
 
 clean:
 	rm -rf .build $(DEMO_OUT) $(DEMO_OUT).json
