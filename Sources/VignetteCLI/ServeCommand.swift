@@ -64,6 +64,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Disk cache size in MiB (env VIGNETTE_CACHE_SIZE).", valueName: "MIB"))
     var cacheSize: Int?
 
+    @Option(help: ArgumentHelp("Memory for encoded results in MiB; 0 for none; default: a twentieth of the memory the process may use, at most 256 (env VIGNETTE_MEMORY_CACHE_SIZE).", valueName: "MIB"))
+    var memoryCacheSize: Int?
+
     @Option(help: ArgumentHelp("Cache-Control max-age of images, in seconds (env VIGNETTE_MAX_AGE).", valueName: "SECONDS"))
     var maxAge: Int?
 
@@ -104,6 +107,7 @@ struct ServeCommand: ParsableCommand {
             ?? configuration.maxConcurrentRequests * 4
         configuration.requestTimeout = .seconds(try number(timeout, "VIGNETTE_TIMEOUT", "--timeout", 1...3600) ?? 30)
         configuration.cacheFolder = cache ?? environment("VIGNETTE_CACHE")
+        configuration.memoryCacheSizeLimit = try number(memoryCacheSize, "VIGNETTE_MEMORY_CACHE_SIZE", "--memory-cache-size", 0...1_048_576).map { $0 << 20 }
         configuration.cacheSizeLimit = (try number(cacheSize, "VIGNETTE_CACHE_SIZE", "--cache-size", 1...1_048_576) ?? 1024) << 20
         if let url = redis ?? environment("VIGNETTE_REDIS") {
             do {

@@ -37,6 +37,9 @@ public struct ServerConfiguration: Sendable {
     public var cacheFolder: String?
     /// Bytes the disk cache may hold (default 1 GiB).
     public var cacheSizeLimit: Int
+    /// Bytes of encoded results kept in memory (`EncodedImageCache`); nil for the pipeline's
+    /// default (a twentieth of the memory the process may use, at most 256 MiB), 0 for none.
+    public var memoryCacheSizeLimit: Int?
     /// A Redis shared by the server's instances (`RedisDataCache`): results one instance made are
     /// served by the others with no fetch, decode or encode; nil for none.
     public var redis: RedisConfiguration?
@@ -65,5 +68,6 @@ public struct ServerConfiguration: Sendable {
         cacheFolder = nil
         cacheSizeLimit = 1 << 30
         redis = nil
+        memoryCacheSizeLimit = nil
     }
 }

@@ -54,6 +54,9 @@ public final class ThumbnailServer: Sendable {
             dataCachePolicy: .storeEncodedImages, decodingLimits: configuration.decodingLimits)
         pipelineConfiguration.logger = logger
         pipelineConfiguration.metricsFactory = metrics.metricsFactory
+        if let limit = configuration.memoryCacheSizeLimit {
+            pipelineConfiguration.encodedImageCache = limit > 0 ? EncodedImageCache(costLimit: limit) : nil
+        }
         if let redis = configuration.redis {
             // Tiers: memory → disk → Redis → source; Redis' metrics go to /metrics too.
             pipelineConfiguration.sharedCache = RedisDataCache(configuration: redis, logger: logger, metricsFactory: metrics.metricsFactory)
