@@ -16,7 +16,9 @@ VIGNETTE="${VIGNETTE:-vignette}"
 INPUT="${INPUT:-/data/photos}"
 OUT="${OUT:-/data/thumbnails}"
 SIZE="${SIZE:-256}"
-# Each task writes its own JSON report beside the thumbnails; a failed input gives exit status 1,
-# which Slurm records for the task (the other inputs are still written).
+# Each task writes its own JSON report beside the thumbnails (so the folder must exist before
+# vignette makes it); a failed input gives exit status 1, which Slurm records for the task (the
+# other inputs are still written).
+mkdir -p "$OUT"
 exec "$VIGNETTE" thumbnail "$INPUT" --out "$OUT" --size "$SIZE" --shard auto --skip-existing \
     --jobs "${SLURM_CPUS_PER_TASK:-1}" --json > "$OUT/report-${SLURM_ARRAY_TASK_ID:-0}.json"

@@ -20,8 +20,10 @@ enum InputExpansion {
         /// For each file, what `--shard` hashes: its path relative to the folder given on the
         /// command line when it was found in one, else the input as given (a path or a URL).
         var shardKeys: [String] = []
-        /// Patterns that matched nothing, and folders that could not be read, with the reason.
-        var problems: [(input: String, reason: String)] = []
+        /// Patterns that matched nothing, and folders that could not be read, with the reason and
+        /// what `--shard` hashes: the pattern as given; nil for a folder, which every shard reports
+        /// (any shard may have had images in it).
+        var problems: [(input: String, reason: String, shardKey: String?)] = []
     }
 
     static func expand(_ inputs: [String]) -> Result {
@@ -38,11 +40,11 @@ enum InputExpansion {
                     result.files += found
                     result.shardKeys += found.map { String($0.dropFirst(prefix)) }
                 } catch {
-                    result.problems.append((input, "cannot read the folder: \(folderReason(input) ?? "\(error)")"))
+                    result.problems.append((input, "cannot read the folder: \(folderReason(input) ?? "\(error)")", nil))
                 }
             } else if !OutputFile.exists(input), input.contains(where: { "*?[".contains($0) }) {
                 let matches = glob(input)
-                if matches.isEmpty { result.problems.append((input, "no file matches")) }
+                if matches.isEmpty { result.problems.append((input, "no file matches", input)) }
                 result.files += matches
                 result.shardKeys += matches
             } else {

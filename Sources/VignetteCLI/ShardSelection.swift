@@ -3,8 +3,9 @@
 ///
 /// An input belongs to shard `FNV-1a-64(key) mod N`, where the key is the input's path relative
 /// to the folder given on the command line (for inputs found in a folder), else the input as given
-/// (a path or a URL): the same on every machine and in every process, whatever else is in the
-/// batch, so shards cover every input exactly once and a rerun picks the same ones.
+/// (a path or a URL): the same on every machine and in every process, so shards cover every input
+/// exactly once and a rerun picks the same ones. Inputs that share an output name are hashed by
+/// that name instead, so that they stay together (see `positions(keys:stems:)`).
 struct ShardSelection: Equatable, CustomStringConvertible {
     /// This process's shard, 0 ≤ index < count.
     let index: Int
@@ -48,8 +49,11 @@ struct ShardSelection: Equatable, CustomStringConvertible {
             return try checked(index: (id - minimum) / step, count: total, source: "Slurm's array task \(id)")
         }
         if let index = try number("JOB_COMPLETION_INDEX") {
-            let fromEnvironment = try number("VIGNETTE_SHARD_COUNT")
-            guard let total = count ?? fromEnvironment else {
+            // The flag, when given, wins; the variable is not read then.
+            let total: Int
+            if let count { total = count } else if let fromEnvironment = try number("VIGNETTE_SHARD_COUNT") {
+                total = fromEnvironment
+            } else {
                 throw Problem("--shard auto under a Kubernetes Indexed Job needs the number of completions: --shard-count N or VIGNETTE_SHARD_COUNT")
             }
             return try checked(index: index, count: total, source: "JOB_COMPLETION_INDEX \(index)")

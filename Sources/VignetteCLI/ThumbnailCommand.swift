@@ -72,7 +72,7 @@ struct ThumbnailCommand: ParsableCommand {
     var keepMetadata = false
 
     @Option(help: ArgumentHelp(
-        "Make only shard K of N (0-based) of the inputs, by a stable hash of each input's path relative to the folder given (or the path or URL as given): N processes with K = 0…N-1 make the whole batch between them. auto reads Slurm's SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT, or Kubernetes' JOB_COMPLETION_INDEX with --shard-count.",
+        "Make only shard K of N of the inputs, by a stable hash (FNV-1a) of each input's path relative to the folder given (or the path or URL as given): N processes with K = 0…N-1 (0-based, as Slurm's array and Kubernetes' completion indices are by default) make the whole batch between them. auto reads Slurm's SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT (less SLURM_ARRAY_TASK_MIN), or Kubernetes' JOB_COMPLETION_INDEX with --shard-count or VIGNETTE_SHARD_COUNT (Kubernetes does not tell a pod the number of completions).",
         valueName: "K/N|auto"))
     var shard: String?
 
@@ -92,31 +92,32 @@ struct ThumbnailCommand: ParsableCommand {
             throw ValidationError("--blur must be 0–1000, got \(blur)")
         }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be 1–256, got \(jobs)") }
-        if shardCount != nil, shard == nil { throw ValidationError("--shard-count goes with --shard auto") }
         _ = try shardSelection()
     }
 
-    /// The `--shard` this process makes; nil for the whole batch.
-    func shardSelection() throws -> ShardSelection? {
+    /// The `--shard` this process makes; nil for the whole batch. Its problems are thrown as they
+    /// are (not as a `ValidationError`), so each is one line with no usage text after it: most come
+    /// from a scheduler's environment, not from the command line.
+    func shardSelection() throws(ShardSelection.Problem) -> ShardSelection? {
+        if shardCount != nil, shard != "auto" { throw ShardSelection.Problem("--shard-count goes with --shard auto") }
         guard let shard else { return nil }
-        do {
-            return try ShardSelection.parse(shard, count: shardCount, environment: ServeCommand.environment)
-        } catch {
-            throw ValidationError(error.description)
-        }
+        return try ShardSelection.parse(shard, count: shardCount, environment: ServeCommand.environment)
     }
 
     func run() throws {
         try OutputFile.makeDirectory(out)
         let expansion = InputExpansion.expand(inputs)
         // Output names are worked out over the whole batch, so a shard names its outputs as the
-        // unsharded run would; then the other shards' inputs are left out before any work.
+        // unsharded run would; then the other shards' inputs are left out before any work (inputs
+        // sharing a name stay in one shard, which settles between them as the unsharded run does).
         let allStems = OutputTemplate.stems(for: expansion.files)
-        var mine = Array(expansion.files.indices)
-        if let selection = try shardSelection() {
-            mine = mine.filter { selection.contains(key: expansion.shardKeys[$0]) }
-            Console.error("shard \(selection): \(mine.count) of \(expansion.files.count) inputs")
+        let selection = try shardSelection()
+        let mine = selection?.positions(keys: expansion.shardKeys, stems: allStems) ?? Array(expansion.files.indices)
+        let problems = expansion.problems.filter { problem in
+            guard let selection, let key = problem.shardKey else { return true }
+            return selection.contains(key: key)
         }
+        if let selection { Console.error("shard \(selection): \(mine.count) of \(expansion.files.count) inputs") }
         let files = mine.map { expansion.files[$0] }
         let stems = mine.map { allStems[$0] }
         let cores = CPUBudget.availableCores()
@@ -139,7 +140,7 @@ struct ThumbnailCommand: ParsableCommand {
             placeholder: placeholder)
 
         let progress = ProgressBar(total: files.count)
-        for problem in expansion.problems { progress.line(Console.failureLine(problem.input, problem.reason)) }
+        for problem in problems { progress.line(Console.failureLine(problem.input, problem.reason)) }
         let interrupt = Interrupt(onInterrupt: { remote?.stopDownloads() })
         interrupt.install()
         // Biggest files first: with several jobs, a large image last would leave the others idle.
@@ -167,9 +168,10 @@ struct ThumbnailCommand: ParsableCommand {
         progress.finish()
 
         var report = ThumbnailReport()
-        report.entries = expansion.problems.map { .init(input: $0.input, result: .failed($0.reason), milliseconds: 0) }
+        report.entries = problems.map { .init(input: $0.input, result: .failed($0.reason), milliseconds: 0) }
             + results.compactMap { $0 }
         report.interrupted = interrupt.isRequested
+        report.shard = selection.map { ($0, expansion.files.count) }
         if json { print(report.json) }
         if let status = interrupt.exitStatus {
             Console.error("interrupted by \(interrupt.signalName): \(results.compactMap { $0 }.count) of \(files.count) inputs done, \(report.failed) failed")

@@ -1,6 +1,8 @@
 import Vignette
 
-/// What `vignette thumbnail --json` prints: one entry per input, in input order, plus totals.
+/// What `vignette thumbnail --json` prints: one entry per input, in input order, plus totals, and
+/// with `--shard` which shard this was (`index`, `count`) and how many inputs the whole batch has
+/// (`batchInputs`); the other shards' inputs have no entries.
 struct ThumbnailReport {
     enum Result {
         case written(ThumbnailJob.Outcome)
@@ -15,6 +17,8 @@ struct ThumbnailReport {
 
     var entries: [Entry] = []
     var interrupted = false
+    /// With `--shard`: this process's shard, and the number of inputs in the whole batch.
+    var shard: (selection: ShardSelection, batchInputs: Int)?
 
     var succeeded: Int { entries.filter { if case .written = $0.result { true } else { false } }.count }
     var failed: Int { entries.count - succeeded }
@@ -48,14 +52,21 @@ struct ThumbnailReport {
             }
         }
         let totalMilliseconds = entries.reduce(0) { $0 + $1.milliseconds }
-        return JSONValue.object([
+        var fields: [(String, JSONValue)] = [
             ("results", .array(items)),
             ("totals", .object([
                 ("inputs", .int(entries.count)), ("succeeded", .int(succeeded)), ("failed", .int(failed)),
                 ("cached", .int(cached)), ("skipped", .int(skipped)), ("bytes", .int(bytes)),
                 ("ms", .double(totalMilliseconds.roundedToTenths)), ("interrupted", .bool(interrupted)),
             ])),
-        ]).text
+        ]
+        if let shard {
+            fields.append(("shard", .object([
+                ("index", .int(shard.selection.index)), ("count", .int(shard.selection.count)),
+                ("batchInputs", .int(shard.batchInputs)),
+            ])))
+        }
+        return JSONValue.object(fields).text
     }
 }
 
