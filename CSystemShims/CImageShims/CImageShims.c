@@ -2,6 +2,7 @@
 #include "CImageShims.h"
 
 #include <dlfcn.h>
+#include <malloc.h>
 #include <gmodule.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -299,4 +300,10 @@ int vgn_gravity(VipsImage *in, VipsImage **out, int direction, int width, int he
                               "extend", VIPS_EXTEND_BACKGROUND, "background", array, NULL);
     vips_area_unref(VIPS_AREA(array));
     return result;
+}
+
+/* glibc's mallopt(M_ARENA_MAX): the macro and the call are in <malloc.h>, which Swift's Glibc module
+   does not export. */
+int vgn_set_malloc_arena_max(int count) {
+    return mallopt(M_ARENA_MAX, count);
 }

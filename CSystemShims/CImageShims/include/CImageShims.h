@@ -22,6 +22,9 @@ int vgn_init(const char *argv0, int redirect_modules);
 /// Opens libvips' dynamic module `name` ("heif", "jxl") once, thread-safely; 1 when the module is
 /// loaded (by this call or an earlier one), 0 when it is not available or libvips loaded its own.
 int vgn_open_module(const char *name);
+
+/* mallopt(M_ARENA_MAX, count): 1 on success (glibc). */
+int vgn_set_malloc_arena_max(int count);
 /// g_object_unref on any libvips object (VipsImage, VipsSource, VipsBlob).
 void vgn_unref(void *object);
 /// g_free for strings and buffers that libvips allocated.

@@ -53,6 +53,18 @@ public enum ImagingRuntime {
         }
     }
 
+    /// Caps glibc's malloc arenas at `count` (`mallopt(M_ARENA_MAX)`), unless the process was
+    /// started with `MALLOC_ARENA_MAX` set (glibc reads that itself). glibc gives threads that
+    /// allocate under contention arenas of their own, up to 8 per core, and libvips' large,
+    /// short-lived pixel buffers leave them fragmented, so a long-running server's memory creeps up;
+    /// imgproxy's images run with 2. Call it at start, before the threads that decode exist.
+    /// - Returns: whether the cap was set.
+    @discardableResult
+    public static func limitMallocArenas(to count: Int) -> Bool {
+        guard getenv("MALLOC_ARENA_MAX") == nil, count > 0 else { return false }
+        return vgn_set_malloc_arena_max(Int32(clamping: count)) == 1
+    }
+
     /// Frees libvips' per-thread buffers (`vips_thread_shutdown`). A thread that the caller made
     /// and that called into VignetteCodecs calls this just before it ends; threads of Swift's
     /// cooperative pool and of Dispatch live on and need not. Before libvips has started it does
