@@ -35,6 +35,9 @@ let package = Package(
         .systemLibrary(
             name: "CHiredis", path: "CSystemShims/CHiredis", pkgConfig: "hiredis",
             providers: [.apt(["libhiredis-dev"])]),
+        .systemLibrary(
+            name: "CTurboJPEG", path: "CSystemShims/CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]),
         .target(
             name: "CImageShims", dependencies: ["CVips", "CHeif"],
             path: "CSystemShims/CImageShims"),
@@ -42,7 +45,7 @@ let package = Package(
         .target(name: "CResize", path: "CSystemShims/CResize"),
         .target(
             name: "VignetteCodecs",
-            dependencies: ["CVips", "CWebP", "CHeif", "CImageShims", "CResize"]),
+            dependencies: ["CVips", "CWebP", "CHeif", "CImageShims", "CResize", "CTurboJPEG"]),
         .target(
             name: "Vignette",
             dependencies: [

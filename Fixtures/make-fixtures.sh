@@ -142,6 +142,21 @@ heif-enc -A -q 50 -o "$OUT/avif.avif" "$TMP/base.png" >/dev/null
 # --------------------------------------------------------------------------
 $IM "$TMP/small.png" -strip "$OUT/still.gif"
 $IM -delay 25 -loop 0 "${frames[@]}" -strip "$OUT/animated.gif"
+# animations with a loop count of 3 and a different delay for each frame (100-500 ms, GIF
+# delays are in centiseconds): five 160x120 frames, a dark square moving down and to the right
+# over a background whose tint changes, so that every frame has its own dHash
+loop3=()
+webp_args=()
+for i in 0 1 2 3 4; do
+  x=$((8 + 30 * i)); y=$((6 + 20 * i))
+  $IM "$TMP/tiny.png" -modulate 100,100,$((100 + 40 * i)) \
+      -fill '#101010' -draw "rectangle $x,$y $((x + 29)),$((y + 29))" \
+      "${IMPNG[@]}" "PNG24:$TMP/loop3-$i.png"
+  loop3+=(-delay $((10 * (i + 1))) "$TMP/loop3-$i.png")
+  webp_args+=(-d $((100 * (i + 1))) "$TMP/loop3-$i.png")
+done
+$IM -loop 3 "${loop3[@]}" -strip "$OUT/animated-loop3.gif"
+img2webp -loop 3 -lossy -q 80 -m 6 "${webp_args[@]}" -o "$OUT/animated-loop3.webp" >/dev/null 2>&1
 vips tiffsave "$TMP/small.png" "$OUT/rgb.tiff" --compression deflate --predictor horizontal --strip
 
 # --------------------------------------------------------------------------
@@ -356,7 +371,7 @@ row() { # file expect
            rgb8.png rgb16.png palette.png alpha.png grey-alpha.png \
            lossy.webp lossless.webp alpha.webp animated.webp \
            thumbnail.heic avif.avif \
-           still.gif animated.gif rgb.tiff; do
+           still.gif animated.gif animated-loop3.gif animated-loop3.webp rgb.tiff; do
     row "$f" ok
   done
   for f in cut-short.jpg cut-short.png corrupt.jpg corrupt.png \

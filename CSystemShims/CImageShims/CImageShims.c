@@ -213,6 +213,26 @@ int vgn_pngsave(VipsImage *in, void **buffer, size_t *length, int compression, i
                                "interlace", interlace, "strip", strip, NULL);
 }
 
+int vgn_join_frames(VipsImage **frames, int count, VipsImage **out) {
+    return vips_arrayjoin(frames, out, count, "across", 1, NULL);
+}
+
+int vgn_copy_with_animation(VipsImage *in, VipsImage **out, int page_height, const int *delays,
+                            int count, int loop) {
+    if (vips_copy(in, out, NULL) != 0) return -1;
+    vips_image_set_int(*out, VIPS_META_PAGE_HEIGHT, page_height);
+    vips_image_set_int(*out, VIPS_META_N_PAGES, count);
+    vips_image_set_array_int(*out, "delay", delays, count);
+    vips_image_set_int(*out, "loop", loop);
+    return 0;
+}
+
+int vgn_gifsave(VipsImage *in, void **buffer, size_t *length, int effort, int bitdepth,
+                double dither, int strip) {
+    return vips_gifsave_buffer(in, buffer, length, "effort", effort, "bitdepth", bitdepth,
+                               "dither", dither, "strip", strip, NULL);
+}
+
 typedef struct {
     unsigned char *data;
     size_t length;

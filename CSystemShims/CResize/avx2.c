@@ -70,7 +70,21 @@ VGN_AVX2 void vgn_vertical_avx2(const uint8_t *in, size_t in_stride, uint8_t *ou
     }
 }
 
-VGN_AVX2 void *vgn_horizontal_avx2_prepare(const vgn_kernel *kernel) {
+/// One band: each output's taps as 16-bit weights in blocks of 16 (zero past the last tap).
+VGN_AVX2 static void *vgn_horizontal_avx2_prepare_one_band(const vgn_kernel *kernel) {
+    const int taps = kernel->taps, blocks = (taps + 15) / 16, outputs = kernel->out_size;
+    const size_t count = (size_t)outputs * (size_t)blocks * 16;
+    int16_t *weights = aligned_alloc(32, sizeof(int16_t) * (count > 0 ? count : 16));
+    if (!weights) return NULL;
+    memset(weights, 0, sizeof(int16_t) * count);
+    for (int i = 0; i < outputs; i++) {
+        memcpy(weights + (size_t)i * (size_t)blocks * 16, kernel->weights + (size_t)i * (size_t)taps, sizeof(int16_t) * (size_t)taps);
+    }
+    return weights;
+}
+
+VGN_AVX2 void *vgn_horizontal_avx2_prepare(const vgn_kernel *kernel, int bands) {
+    if (bands == 1) return vgn_horizontal_avx2_prepare_one_band(kernel);
     const int taps = kernel->taps, groups = taps / 4, outputs = kernel->out_size;
     // Per output and group of 4 taps: (w0, w1) × 4 in the low lane, (w2, w3) × 4 in the high one.
     __m256i *vectors = aligned_alloc(32, sizeof(__m256i) * (size_t)outputs * (size_t)(groups > 0 ? groups : 1));
@@ -86,8 +100,60 @@ VGN_AVX2 void *vgn_horizontal_avx2_prepare(const vgn_kernel *kernel) {
     return vectors;
 }
 
+/// The sum of 16 taps at `p` (16 bytes widened to 16 bits) times 16 weights, as 8 partial sums.
+VGN_AVX2 static inline __m256i vgn_taps16(const uint8_t *p, const int16_t *weights, int blocks) {
+    __m256i sum = _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)p)),
+                                    _mm256_load_si256((const __m256i *)weights));
+    for (int b = 1; b < blocks; b++) {
+        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(p + 16 * b))),
+                                                      _mm256_load_si256((const __m256i *)(weights + 16 * b))));
+    }
+    return sum;
+}
+
+/// One band (a JPEG's Y, Cb or Cr plane): each output's window is one vector of up to 16 taps (or
+/// a few), and four outputs' partial sums are reduced together with horizontal adds, so no lane
+/// is spent on bands that are not there. Reads up to 15 bytes past a window's last sample.
+VGN_AVX2 static void vgn_horizontal_avx2_one_band(const uint8_t *in, size_t in_stride, uint8_t *out, size_t out_stride,
+                                                  int rows, const vgn_kernel *kernel, const int16_t *weights) {
+    const int blocks = (kernel->taps + 15) / 16, outputs = kernel->out_size;
+    const size_t per_output = (size_t)blocks * 16;
+    const __m128i half = _mm_set1_epi32(1 << (VGN_RESIZE_PRECISION - 1));
+    for (int y = 0; y < rows; y++) {
+        const uint8_t *source = in + (size_t)y * in_stride;
+        uint8_t *row = out + (size_t)y * out_stride;
+        int i = 0;
+        for (; i + 4 <= outputs; i += 4) {
+            const int16_t *w = weights + (size_t)i * per_output;
+            const __m256i m0 = vgn_taps16(source + kernel->start[i], w, blocks);
+            const __m256i m1 = vgn_taps16(source + kernel->start[i + 1], w + per_output, blocks);
+            const __m256i m2 = vgn_taps16(source + kernel->start[i + 2], w + 2 * per_output, blocks);
+            const __m256i m3 = vgn_taps16(source + kernel->start[i + 3], w + 3 * per_output, blocks);
+            // Lane 0: [m0 0-3, m1 0-3, m2 0-3, m3 0-3]; lane 1: the same of sums 4-7.
+            const __m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(m0, m1), _mm256_hadd_epi32(m2, m3));
+            __m128i s = _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+            s = _mm_srai_epi32(_mm_add_epi32(s, half), VGN_RESIZE_PRECISION);
+            s = _mm_packus_epi16(_mm_packs_epi32(s, s), s);
+            const uint32_t four = (uint32_t)_mm_cvtsi128_si32(s);
+            memcpy(row + i, &four, 4);
+        }
+        for (; i < outputs; i++) {
+            const __m256i m = vgn_taps16(source + kernel->start[i], weights + (size_t)i * per_output, blocks);
+            const __m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(m, m), m);
+            __m128i s = _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+            s = _mm_srai_epi32(_mm_add_epi32(s, half), VGN_RESIZE_PRECISION);
+            s = _mm_packus_epi16(_mm_packs_epi32(s, s), s);
+            row[i] = (uint8_t)_mm_cvtsi128_si32(s);
+        }
+    }
+}
+
 VGN_AVX2 void vgn_horizontal_avx2(const uint8_t *in, size_t in_stride, uint8_t *out, size_t out_stride,
                                   int rows, int bands, const vgn_kernel *kernel, const void *prepared) {
+    if (bands == 1) {
+        vgn_horizontal_avx2_one_band(in, in_stride, out, out_stride, rows, kernel, prepared);
+        return;
+    }
     const int taps = kernel->taps, groups = taps / 4, outputs = kernel->out_size;
     const __m256i *vectors = prepared;
     // Two neighbouring pixels p, q (bands bytes apart) to 16-bit pairs (p.c, q.c) for c = 0…3;

@@ -14,16 +14,17 @@ static double vgn_lanczos3(double x) {
     return 3.0 * sin(px) * sin(px / 3.0) / (px * px);
 }
 
-/// The last kernels a thread made, by (in_size, out_size, multiple): a thumbnail service makes the
+/// The last kernels a thread made, by (in_size, out_size, multiple, scale): a thumbnail service makes the
 /// same sizes again and again, and the weights (a sin() pair per tap) cost about 2 % of an
 /// operation on sharp's task. Freed when the thread ends.
 typedef struct {
     int in_size, out_size, multiple;
+    double scale;
     vgn_kernel kernel;
 } vgn_kernel_slot;
 
 typedef struct {
-    vgn_kernel_slot slots[4];
+    vgn_kernel_slot slots[8];
     int next;
 } vgn_kernel_cache;
 
@@ -33,7 +34,7 @@ static int vgn_kernel_cache_ready;
 
 static void vgn_kernel_cache_free(void *pointer) {
     vgn_kernel_cache *cache = pointer;
-    for (int i = 0; i < 4; i++) vgn_kernel_free(&cache->slots[i].kernel);
+    for (int i = 0; i < 8; i++) vgn_kernel_free(&cache->slots[i].kernel);
     free(cache);
 }
 
@@ -71,34 +72,36 @@ static int vgn_kernel_copy(vgn_kernel *to, const vgn_kernel *from) {
     return 0;
 }
 
-static int vgn_kernel_compute(vgn_kernel *kernel, int in_size, int out_size, int multiple);
+static int vgn_kernel_compute(vgn_kernel *kernel, int in_size, int out_size, int multiple, double scale);
 
-int vgn_kernel_make(vgn_kernel *kernel, int in_size, int out_size, int multiple) {
+int vgn_kernel_make(vgn_kernel *kernel, int in_size, int out_size, int multiple, double scale) {
+    if (!(scale > 0)) scale = (double)in_size / (double)out_size;
     vgn_kernel_cache *cache = vgn_kernel_cache_get();
     if (cache) {
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 8; i++) {
             const vgn_kernel_slot *slot = &cache->slots[i];
-            if (slot->kernel.start && slot->in_size == in_size && slot->out_size == out_size && slot->multiple == multiple) {
+            if (slot->kernel.start && slot->in_size == in_size && slot->out_size == out_size && slot->multiple == multiple &&
+                slot->scale == scale) {
                 return vgn_kernel_copy(kernel, &slot->kernel);
             }
         }
     }
-    const int status = vgn_kernel_compute(kernel, in_size, out_size, multiple);
+    const int status = vgn_kernel_compute(kernel, in_size, out_size, multiple, scale);
     if (status == 0 && cache) {
         vgn_kernel_slot *slot = &cache->slots[cache->next];
-        cache->next = (cache->next + 1) % 4;
+        cache->next = (cache->next + 1) % 8;
         vgn_kernel_free(&slot->kernel);
         if (vgn_kernel_copy(&slot->kernel, kernel) == 0) {
             slot->in_size = in_size;
             slot->out_size = out_size;
             slot->multiple = multiple;
+            slot->scale = scale;
         }
     }
     return status;
 }
 
-static int vgn_kernel_compute(vgn_kernel *kernel, int in_size, int out_size, int multiple) {
-    const double scale = (double)in_size / (double)out_size;
+static int vgn_kernel_compute(vgn_kernel *kernel, int in_size, int out_size, int multiple, double scale) {
     // Reducing stretches the kernel over `scale` input samples per lobe; enlarging does not.
     const double filter_scale = scale > 1.0 ? scale : 1.0;
     const double support = 3.0 * filter_scale;

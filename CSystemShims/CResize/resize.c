@@ -94,15 +94,15 @@ int vgn_resize_check(int in_width, int in_height, int out_width, int out_height,
 }
 
 int vgn_resize_job_make(vgn_resize_job *job, vgn_kernel *vertical, vgn_kernel *horizontal,
-                        int in_width, int in_height, int out_width, int out_height) {
+                        int in_width, int in_height, int out_width, int out_height, double x_scale, double y_scale) {
     job->vertical = vertical;
     job->horizontal = horizontal;
     job->horizontal_avx2 = NULL;
-    if (vgn_kernel_make(vertical, in_height, out_height, 2) != 0) return -2;
-    if (vgn_kernel_make(horizontal, in_width, out_width, 4) != 0) return -2;
+    if (vgn_kernel_make(vertical, in_height, out_height, 2, y_scale) != 0) return -2;
+    if (vgn_kernel_make(horizontal, in_width, out_width, 4, x_scale) != 0) return -2;
 #if defined(VGN_RESIZE_HAVE_AVX2)
     if (job->use_avx2 && horizontal->taps % 4 == 0) {
-        job->horizontal_avx2 = vgn_horizontal_avx2_prepare(horizontal);
+        job->horizontal_avx2 = vgn_horizontal_avx2_prepare(horizontal, job->bands);
         if (!job->horizontal_avx2) return -2;
     }
 #endif
@@ -130,7 +130,16 @@ static void *vgn_resize_share_run(void *argument) {
 int vgn_lanczos3_resize(const uint8_t *in, int in_width, int in_height, size_t in_stride,
                         uint8_t *out, int out_width, int out_height, size_t out_stride,
                         int bands, int has_alpha, int implementation, int threads) {
+    return vgn_lanczos3_resize_scaled(in, in_width, in_height, in_stride, out, out_width, out_height, out_stride,
+                                      0, 0, bands, has_alpha, implementation, threads);
+}
+
+int vgn_lanczos3_resize_scaled(const uint8_t *in, int in_width, int in_height, size_t in_stride,
+                               uint8_t *out, int out_width, int out_height, size_t out_stride,
+                               double x_scale, double y_scale,
+                               int bands, int has_alpha, int implementation, int threads) {
     if (!in || !out) return -1;
+    if (x_scale < 0 || y_scale < 0 || x_scale > 64 || y_scale > 64 || x_scale != x_scale || y_scale != y_scale) return -1;
     const int use_avx2 = vgn_resize_check(in_width, in_height, out_width, out_height, out_stride, bands, has_alpha,
                                           implementation);
     const size_t row_bytes = (size_t)in_width * (size_t)bands;
@@ -148,7 +157,7 @@ int vgn_lanczos3_resize(const uint8_t *in, int in_width, int in_height, size_t i
         job.in = premultiplied;
         job.in_stride = row_bytes;
     }
-    if (vgn_resize_job_make(&job, &vertical, &horizontal, in_width, in_height, out_width, out_height) != 0) goto done;
+    if (vgn_resize_job_make(&job, &vertical, &horizontal, in_width, in_height, out_width, out_height, x_scale, y_scale) != 0) goto done;
     {
         // Rows split evenly between up to 4 threads (this one and up to 3 more), none under 16 rows.
         if (threads < 1) threads = 1;

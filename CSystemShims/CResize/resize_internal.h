@@ -19,8 +19,9 @@ typedef struct {
 } vgn_kernel;
 
 /// Lanczos-3 weights for `in_size` → `out_size`, `taps` rounded up to a multiple of `multiple`
-/// (and capped at `in_size`). Returns 0, or -2 when memory ran out.
-int vgn_kernel_make(vgn_kernel *kernel, int in_size, int out_size, int multiple);
+/// (and capped at `in_size`), output sample i centred on input position (i + 0.5) × `scale`
+/// (`scale` ≤ 0: in_size / out_size). Returns 0, or -2 when memory ran out.
+int vgn_kernel_make(vgn_kernel *kernel, int in_size, int out_size, int multiple, double scale);
 void vgn_kernel_free(vgn_kernel *kernel);
 
 static inline uint8_t vgn_clamp_sample(int32_t accumulated) {
@@ -40,8 +41,9 @@ void vgn_horizontal_scalar(const uint8_t *in, size_t in_stride, uint8_t *out, si
 /// The same integers as vgn_vertical_scalar, 32 bytes at a time.
 void vgn_vertical_avx2(const uint8_t *in, size_t in_stride, uint8_t *out, size_t out_stride,
                        size_t row_bytes, const vgn_kernel *kernel);
-/// The weights of `kernel` as vgn_horizontal_avx2 reads them (free() it); NULL when out of memory.
-void *vgn_horizontal_avx2_prepare(const vgn_kernel *kernel);
+/// The weights of `kernel` as vgn_horizontal_avx2 reads them for `bands` (free() it); NULL when out
+/// of memory.
+void *vgn_horizontal_avx2_prepare(const vgn_kernel *kernel, int bands);
 /// The same integers as vgn_horizontal_scalar, 4 taps at a time, with `prepared` from
 /// vgn_horizontal_avx2_prepare. Needs `kernel->taps` to be a multiple of 4 and reads up to 16
 /// bytes past the last pixel of a window: the caller pads `in`.
@@ -72,7 +74,7 @@ int vgn_resize_check(int in_width, int in_height, int out_width, int out_height,
 /// Makes both kernels and the AVX2 weights into `job` (its other fields set by the caller).
 /// Returns 0 or -2; vgn_resize_job_free releases what it made, even after a failure.
 int vgn_resize_job_make(vgn_resize_job *job, vgn_kernel *vertical, vgn_kernel *horizontal,
-                        int in_width, int in_height, int out_width, int out_height);
+                        int in_width, int in_height, int out_width, int out_height, double x_scale, double y_scale);
 void vgn_resize_job_free(vgn_resize_job *job, vgn_kernel *vertical, vgn_kernel *horizontal);
 
 #endif

@@ -43,7 +43,9 @@ struct InfoCommand: ParsableCommand {
                 } else {
                     info = try decoder.probe(fileAt: file)
                 }
-                print(InfoLine.json(file: file, info: info, placeholder: placeholderText.map { (placeholder?.rawValue ?? "", $0) }))
+                let animation = try InfoLine.animation(of: file, info: info, remote: remote, decoder: decoder)
+                print(InfoLine.json(file: file, info: info, placeholder: placeholderText.map { (placeholder?.rawValue ?? "", $0) },
+                                    animation: animation))
             } catch {
                 Console.failed(file, error)
                 failed = true
@@ -62,7 +64,8 @@ extension PlaceholderKind: ExpressibleByArgument {}
 
 /// The JSON object `vignette info` prints for one file, keys in the contract's order.
 enum InfoLine {
-    static func json(file: String, info: ImageInfo, placeholder: (kind: String, value: String)? = nil) -> String {
+    static func json(file: String, info: ImageInfo, placeholder: (kind: String, value: String)? = nil,
+                     animation: AnimationInfo? = nil) -> String {
         let thumbnail: JSONValue = info.embeddedThumbnail.map {
             .object([("width", .int($0.width)), ("height", .int($0.height))])
         } ?? .null
@@ -76,8 +79,23 @@ enum InfoLine {
             ("orientation", .int(info.orientation)),
             ("pages", .int(info.pages)),
             ("embeddedThumbnail", thumbnail),
+            // Animated GIF and WebP: frames, loop count (0 = forever) and one play's duration;
+            // 1, null and null for everything else.
+            ("frames", .int(animation?.frameCount ?? 1)),
+            ("loop", animation.map { .int($0.loopCount) } ?? .null),
+            ("durationMs", animation.map { .int($0.durationMilliseconds) } ?? .null),
         ]
         if let placeholder { fields.append((placeholder.kind, .string(placeholder.value))) }
         return JSONValue.object(fields).text
+    }
+}
+
+extension InfoLine {
+    /// The animation of an animated GIF or WebP (its header read again with libvips' `n=-1`), nil
+    /// for other images; only multi-page GIF and WebP files are read a second time.
+    static func animation(of file: String, info: ImageInfo, remote: RemoteInputs?, decoder: ImageDecoder) throws -> AnimationInfo? {
+        guard info.pages > 1, Animation.isAnimatable(info.format) else { return nil }
+        let data = if let remote, RemoteInputs.isURL(file) { try remote.data(at: file) } else { try InputFile.read(file, limits: decoder.limits) }
+        return try decoder.animationInfo(data)
     }
 }

@@ -19,9 +19,11 @@ struct BoxSize: ExpressibleByArgument {
 
 extension ThumbnailOptions.Fit: ExpressibleByArgument {}
 
+extension FrameSelection: ExpressibleByArgument {}
+
 /// `--format`: a format, or `auto` (`--alpha-format` for images with alpha, JPEG otherwise).
 enum OutputFormatChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case auto, jpeg, png, webp, heic, avif
+    case auto, jpeg, png, webp, heic, avif, gif
 
     func encoding(hasAlpha: Bool, alphaFormat: AlphaFormatChoice = .png, quality: Int?,
                   keepMetadata: Bool = false) -> EncodingFormat {
@@ -33,12 +35,14 @@ enum OutputFormatChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
         case .webp: format = .webp
         case .heic: format = .heic
         case .avif: format = .avif
+        case .gif: format = .gif
         }
         switch format {
         case .png: return .png(PNGOptions(keepMetadata: keepMetadata))
         case .webp: return .webp(WebPOptions(quality: quality ?? 80))
         case .heic: return .heic(HEIFOptions(quality: quality ?? 50))
         case .avif: return .avif(HEIFOptions(quality: quality ?? 50))
+        case .gif: return .gif(GIFOptions())
         default: return .jpeg(JPEGOptions(quality: quality ?? 80, keepMetadata: keepMetadata))
         }
     }

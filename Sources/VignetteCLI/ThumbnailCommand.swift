@@ -26,7 +26,9 @@ struct ThumbnailCommand: ParsableCommand {
             signal ends it at once. \
             Exit status: 0 when every input succeeded, 1 when any failed, 2 for a usage error or when the run cannot \
             start (the output folder cannot be created: one line names it and the system's reason), 130 or 143 when \
-            interrupted.
+            interrupted. \
+            Operations: --dpr multiplies the box; then, after the resize and in this order, --rotate, --flip, --flop, \
+            --sharpen, --background (transparency flattened onto it) and --extend (padded to the box).
             """)
 
     @Argument(help: "Image files, http(s) URLs, folders (their images, recursively) or quoted glob patterns.")
@@ -41,8 +43,11 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: "How the image fits the box: inside, cover (cropped), fill (stretched) or auto (cover when image and box are both landscape or both portrait, else inside).")
     var fit: ThumbnailOptions.Fit = .inside
 
-    @Option(help: "Output format; auto is --alpha-format for images with alpha and JPEG otherwise.")
+    @Option(help: "Output format; auto is --alpha-format for images with alpha and JPEG otherwise (animated WebP for animated GIF and WebP inputs, see --frames).")
     var format: OutputFormatChoice = .auto
+
+    @Option(help: "For animated GIF and WebP inputs: all keeps every frame, the delays and the loop count (written as animated WebP, or GIF with --format gif); first writes a still of the first frame.")
+    var frames: FrameSelection = .all
 
     @Option(help: "What --format auto writes for images with alpha: png, webp or avif.")
     var alphaFormat: AlphaFormatChoice = .png
@@ -52,6 +57,9 @@ struct ThumbnailCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Gaussian blur of this standard deviation, in pixels of the thumbnail.", valueName: "SIGMA"))
     var blur: Double?
+
+    @OptionGroup(title: "Operations (1–6 run after the resize, in that order)")
+    var operations: OperationFlags
 
     @Option(help: ArgumentHelp("Output file name template: {name} {ext} {format} {width} {height}.", valueName: "TEMPLATE"))
     var name: OutputTemplate = OutputTemplate("{name}.{ext}")
@@ -92,6 +100,7 @@ struct ThumbnailCommand: ParsableCommand {
             throw ValidationError("--blur must be 0–1000, got \(blur)")
         }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be 1–256, got \(jobs)") }
+        _ = try operations.plan(for: ThumbnailOptions(width: size.width, height: size.height, fit: fit))
         _ = try shardSelection()
     }
 
@@ -128,16 +137,17 @@ struct ThumbnailCommand: ParsableCommand {
 
         var options = ThumbnailOptions(width: size.width, height: size.height, fit: fit)
         options.blurSigma = blur ?? 0
+        let plan = try operations.plan(for: options)
         let limits = DecodingLimits.untrusted
         let remote = files.contains(where: RemoteInputs.isURL)
             ? try RemoteInputs(folder: cache.map { $0 + "/originals" }, limits: limits) : nil
         defer { remote?.finish() }
         let job = ThumbnailJob(
             pipeline: try ThumbnailCommand.pipeline(jobs: jobCount, cache: cache, limits: limits),
-            thumbnail: options, format: format, alphaFormat: alphaFormat, quality: quality,
+            plan: plan, format: format, alphaFormat: alphaFormat, quality: quality,
             keepMetadata: keepMetadata || !strip, folder: out, template: name,
             skipExisting: skipExisting, claims: OutputClaims(), remote: remote, keysDownloadsByContent: cache != nil,
-            placeholder: placeholder)
+            placeholder: placeholder, frames: frames)
 
         let progress = ProgressBar(total: files.count)
         for problem in problems { progress.line(Console.failureLine(problem.input, problem.reason)) }

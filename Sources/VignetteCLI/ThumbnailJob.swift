@@ -7,8 +7,8 @@ import Vignette
 
 /// Makes one input's thumbnail file through the run's `ImagePipeline`: the encoded thumbnail comes
 /// from its disk cache (`--cache`) or is made in one libvips pass (decode, shrink-on-load, resize,
-/// encode), then written under the name its format and size give. Skips inputs whose output exists
-/// when asked.
+/// encode; with operations, their processors run before the encode), then written under the name
+/// its format and size give. Skips inputs whose output exists when asked.
 struct ThumbnailJob: Sendable {
     struct Outcome: Sendable {
         let output: String
@@ -22,7 +22,8 @@ struct ThumbnailJob: Sendable {
     }
 
     let pipeline: ImagePipeline
-    let thumbnail: ThumbnailOptions
+    /// The thumbnail to make and the operations' processors after it (`OperationFlags.plan`).
+    let plan: ThumbnailPlan
     let format: OutputFormatChoice
     let alphaFormat: AlphaFormatChoice
     let quality: Int?
@@ -38,8 +39,11 @@ struct ThumbnailJob: Sendable {
     let keysDownloadsByContent: Bool
     /// With `--placeholder`: the kind of placeholder string to add to each written thumbnail's report.
     var placeholder: PlaceholderKind?
+    /// `--frames`: whether animated GIF and WebP inputs keep their frames (see ThumbnailJob+Animation).
+    var frames: FrameSelection = .all
 
     var limits: DecodingLimits { pipeline.configuration.decodingLimits }
+    var thumbnail: ThumbnailOptions { plan.thumbnail }
 
     /// The pipeline's encoding for these options: `--format`, or for `auto` JPEG and
     /// `--alpha-format` for images with alpha; its id names every option in the cache key.
@@ -53,6 +57,7 @@ struct ThumbnailJob: Sendable {
 
     func run(input: String, stem: String) throws -> Outcome {
         let (request, read) = try request(for: input)
+        if let animated = try animatedOutcome(input: input, stem: stem, read: read) { return animated }
         var output: String?
         // With --skip-existing the output's name must be known before any work: read the header.
         if skipExisting {
@@ -61,7 +66,7 @@ struct ThumbnailJob: Sendable {
             let name = try claim(
                 input: input, stem: stem,
                 format: format.encoding(hasAlpha: hasAlpha, alphaFormat: alphaFormat, quality: quality).format,
-                size: Thumbnailer(options: thumbnail, limits: limits).outputSize(for: info))
+                size: plan.outputSize(forThumbnailOf: Thumbnailer(options: thumbnail, limits: limits).outputSize(for: info)))
             if OutputFile.exists(name) {
                 let existing = try? ImageDecoder().probe(fileAt: name)
                 return Outcome(output: name, width: existing?.width ?? 0, height: existing?.height ?? 0,
@@ -90,13 +95,13 @@ struct ThumbnailJob: Sendable {
     /// by the pipeline's loader.
     private func request(for input: String) throws -> (ImageRequest, Data?) {
         guard let remote, RemoteInputs.isURL(input) else {
-            guard skipExisting else { return (ImageRequest(path: input, thumbnail: thumbnail), nil) }
+            guard skipExisting else { return (ImageRequest(path: input, processors: plan.processors, thumbnail: thumbnail), nil) }
             let data = try InputFile.read(input, limits: limits)
-            return (ImageRequest(source: .data(id: ImageRequest.Source.file(input).id, load: { data }), thumbnail: thumbnail), data)
+            return (ImageRequest(source: .data(id: ImageRequest.Source.file(input).id, load: { data }), processors: plan.processors, thumbnail: thumbnail), data)
         }
         let data = try remote.data(at: input)
         let id = keysDownloadsByContent ? "sha256:" + DataCache.digest(of: data) : input
-        return (ImageRequest(source: .data(id: id, load: { data }), thumbnail: thumbnail), data)
+        return (ImageRequest(source: .data(id: id, load: { data }), processors: plan.processors, thumbnail: thumbnail), data)
     }
 
     /// The output path for this input, reserved for it in this run.

@@ -150,12 +150,16 @@ struct ImgproxyURLTests {
         let widthOnly = try #require(try order("w:300").thumbnail)
         #expect(widthOnly.width == 300 && widthOnly.height == ProcessingOptions.maxSide && widthOnly.fit == .inside)
         #expect(try order("q:40/f:webp").encoding(accept: nil).encoding == .fixed(.webp(WebPOptions(quality: 40))))
-        #expect(try order("bg:ffffff").processors.map(\.identifier) == ["background(255,255,255)"])
-        // Rotation turns the box first (imgproxy rotates before resizing); then sharpen, extend, background.
+        #expect(try order("bg:ffffff").processors.map(\.identifier) == ["flatten(255.0,255.0,255.0)"])
+        // Rotation turns the box first (imgproxy rotates before resizing); then sharpen, flatten onto
+        // the background, extend (the order `vignette thumbnail` uses: both plan with ThumbnailOperations).
         let turned = try order("rs:fit:100:50/rot:90/sh:0.5/ex:1:so/bg:10:20:30")
         #expect(turned.thumbnail?.width == 50 && turned.thumbnail?.height == 100)
         #expect(turned.processors.map(\.identifier) == [
-            "rotate(90)", "sharpen(0.5)", "extend(100x50,south,10.0,20.0,30.0)", "background(10,20,30)",
+            "rotate(90)", "sharpen(0.5)", "flatten(10.0,20.0,30.0)", "extend(100x50,south,10.0,20.0,30.0)",
         ])
+        // A fill crop kept at the top of the result is taken from the left before a clockwise quarter turn.
+        #expect(try order("rs:fill:100:50/g:no/rot:90").thumbnail?.crop == .west)
+        #expect(try order("rs:fill:100:50/g:no/dpr:1.5").thumbnail.map { [$0.width, $0.height] } == [150, 75])
     }
 }

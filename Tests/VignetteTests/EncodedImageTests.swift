@@ -25,7 +25,7 @@ struct EncodedImageTests {
         #expect(jpeg.cacheType == nil && jpeg.image.format == .jpeg)
     }
 
-    @Test("a thumbnail's bytes are the Thumbnailer's one-pass bytes, and the same as encoding the decoded thumbnail",
+    @Test("a thumbnail's bytes are the Thumbnailer's one-pass bytes, and the same picture as encoding the decoded thumbnail",
           arguments: ["baseline.jpg", "alpha.png", "orientation-6.jpg"])
     func onePassBytes(fixture: String) async throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: Files.fixture(fixture)))
@@ -35,8 +35,15 @@ struct EncodedImageTests {
         let direct = try Thumbnailer(options: thumbnail).encodedThumbnail(data) { encoding.format(for: $0) }
         #expect(bytes.data == direct.data)
         #expect(bytes.width == direct.thumbnail.image.width && bytes.height == direct.thumbnail.image.height)
+        // A JPEG thumbnail of a JPEG is written from its Y/Cb/Cr planes (the planar JPEG route: chroma
+        // resampled straight to 4:2:0, libjpeg-turbo's encoder), so its bytes differ from libvips'
+        // encoding of the RGB thumbnail; the picture is the same.
         let decoded = try Thumbnailer(options: thumbnail).thumbnail(data).image
-        #expect(try ImageEncoder.encode(decoded, as: encoding.format(for: decoded)) == bytes.data)
+        let reencoded = try ImageEncoder.encode(decoded, as: encoding.format(for: decoded))
+        let (a, b) = (try ImageDecoder(limits: .unlimited).decode(reencoded), try ImageDecoder(limits: .unlimited).decode(bytes.data))
+        #expect(a.width == b.width && a.height == b.height && a.bands == b.bands)
+        #expect(try a.perceptualHash().distance(to: b.perceptualHash()) <= 1)
+        if fixture.hasSuffix(".png") { #expect(reencoded == bytes.data) }
     }
 
     @Test("100 concurrent equal AVIF requests: one load, one decode and encode (one libvips pass)")

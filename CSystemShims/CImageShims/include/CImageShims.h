@@ -88,6 +88,18 @@ int vgn_jpegsave(VipsImage *in, void **buffer, size_t *length, int quality, int 
 int vgn_pngsave(VipsImage *in, void **buffer, size_t *length, int compression, int interlace,
                 int strip);
 
+// --- animation (variadic libvips calls and metadata set on a fresh copy) ---
+/// vips_arrayjoin of `count` images one above the other (`across` = 1): the frames of an animation
+/// joined into libvips' tall-strip layout.
+int vgn_join_frames(VipsImage **frames, int count, VipsImage **out);
+/// vips_copy, then "page-height", "n-pages", "delay" (`count` ints, ms) and "loop" set on the copy:
+/// metadata may only be set on an image no one else holds.
+int vgn_copy_with_animation(VipsImage *in, VipsImage **out, int page_height, const int *delays,
+                            int count, int loop);
+/// vips_gifsave_buffer (cgif): `effort` 1-10, `bitdepth` 1-8, `dither` 0-1; `strip` drops metadata.
+int vgn_gifsave(VipsImage *in, void **buffer, size_t *length, int effort, int bitdepth,
+                double dither, int strip);
+
 // --- cancellation (a C callback on libvips' "eval" signal) ---
 /// `flag` is two ints Swift owns: [0] set (atomically) to ask for a stop, [1] set here once libvips
 /// was told to stop. Turns progress signals on for `image` and connects an "eval" handler that sets

@@ -39,4 +39,15 @@ int vgn_lanczos3_resize(const uint8_t *in, int in_width, int in_height, size_t i
                         uint8_t *out, int out_width, int out_height, size_t out_stride,
                         int bands, int has_alpha, int implementation, int threads);
 
+/// `vgn_lanczos3_resize` with the mapping given: output sample i (a column, or a row) is centred on
+/// input position (i + 0.5) × `x_scale` (or `y_scale`), pixel x covering [x, x + 1); a scale of 0
+/// is the sizes' ratio. For planes whose stored size is padded past the picture's (a JPEG's Y/Cb/Cr
+/// planes, whose chroma covers half a luma pixel more at odd sizes): every plane of one image gets
+/// the luma's ratio, so they stay aligned. Samples past `in_width` × `in_height` are never read
+/// (the edge is extended); scales must be 0–64.
+int vgn_lanczos3_resize_scaled(const uint8_t *in, int in_width, int in_height, size_t in_stride,
+                               uint8_t *out, int out_width, int out_height, size_t out_stride,
+                               double x_scale, double y_scale,
+                               int bands, int has_alpha, int implementation, int threads);
+
 #endif

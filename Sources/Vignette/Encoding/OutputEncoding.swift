@@ -48,6 +48,8 @@ extension EncodingFormat {
             "heic(q\(o.quality),\(o.lossless ? "lossless" : "lossy"),\(o.chroma.rawValue),s\(o.speed))"
         case .avif(let o):
             "avif(q\(o.quality),\(o.lossless ? "lossless" : "lossy"),\(o.chroma.rawValue),s\(o.speed))"
+        case .gif(let o):
+            "gif(e\(o.effort),b\(o.bitDepth),d\(o.dither))"
         }
     }
 }

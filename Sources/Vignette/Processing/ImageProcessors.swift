@@ -154,6 +154,35 @@ public enum ImageProcessors {
         public func process(_ image: Image) throws(ImagingError) -> Image { try image.rotated(degrees: degrees) }
     }
 
+    /// A mirror image (`vips_flip`): left to right (a "flop", `horizontally`) or top to bottom (a "flip").
+    public struct Flip: ImageProcessing, Hashable {
+        /// Left to right when true (a flop), top to bottom when false (a flip).
+        public var horizontally: Bool
+        /// A mirror left to right (`horizontally`) or top to bottom.
+        public init(horizontally: Bool) { self.horizontally = horizontally }
+        /// "flop" (left to right) or "flip" (top to bottom), for disk-cache keys.
+        public var identifier: String { horizontally ? "flop" : "flip" }
+        /// The mirrored image (`Image.flipped(horizontally:)`).
+        public func process(_ image: Image) throws(ImagingError) -> Image { try image.flipped(horizontally: horizontally) }
+    }
+
+    /// Alpha composited onto an opaque colour (`vips_flatten`); an image without alpha passes as it is.
+    public struct Flatten: ImageProcessing, Hashable {
+        /// The background, 0–255 per channel.
+        public var red: Double, green: Double, blue: Double
+        /// A flatten onto the colour given (white by default).
+        public init(red: Double = 255, green: Double = 255, blue: Double = 255) {
+            self.red = red
+            self.green = green
+            self.blue = blue
+        }
+        /// "flatten(r,g,b)", for disk-cache keys.
+        public var identifier: String { "flatten(\(red),\(green),\(blue))" }
+        /// The image without alpha (`Image.flattened(red:green:blue:)`): a grey image onto a colour
+        /// that is not grey comes out as sRGB.
+        public func process(_ image: Image) throws(ImagingError) -> Image { try image.flattened(red: red, green: green, blue: blue) }
+    }
+
     /// Pads (or crops) to a canvas at a gravity, filled with a colour (`vips_gravity`).
     public struct Extend: ImageProcessing, Hashable {
         /// The canvas in pixels.

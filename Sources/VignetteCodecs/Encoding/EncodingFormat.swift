@@ -91,6 +91,8 @@ public enum EncodingFormat: Sendable, Hashable, Codable {
     case webp(WebPOptions)
     case heic(HEIFOptions)
     case avif(HEIFOptions)
+    /// GIF through libvips' `vips_gifsave_buffer`; animations keep their frames (see `GIFOptions`).
+    case gif(GIFOptions)
 
     /// The format written.
     public var format: ImageFormat {
@@ -100,6 +102,7 @@ public enum EncodingFormat: Sendable, Hashable, Codable {
         case .webp: .webp
         case .heic: .heic
         case .avif: .avif
+        case .gif: .gif
         }
     }
 
@@ -112,6 +115,8 @@ public enum EncodingFormat: Sendable, Hashable, Codable {
         case .jpeg, .png: 0
         case .webp: 6
         case .heic, .avif: 20
+        // libvips' GIF saver quantises a whole frame at a time (RGBA in, an index byte out).
+        case .gif: 5
         }
     }
 
@@ -123,6 +128,7 @@ public enum EncodingFormat: Sendable, Hashable, Codable {
         case .webp: .webp(WebPOptions(quality: quality ?? 80))
         case .heic: .heic(HEIFOptions(quality: quality ?? 50))
         case .avif: .avif(HEIFOptions(quality: quality ?? 50))
+        case .gif: .gif(GIFOptions())
         default: nil
         }
     }

@@ -6,7 +6,7 @@ import Foundation
 internal import CImageShims
 internal import CVips
 
-/// Encodes images: JPEG and PNG through libvips' savers, WebP through libwebp, HEIC and AVIF
+/// Encodes images: JPEG, PNG and GIF through libvips' savers, WebP through libwebp, HEIC and AVIF
 /// through libheif.
 public enum ImageEncoder {
     /// `image` encoded as `format`. Pixels are first brought to 8-bit sRGB (or grey); JPEG, which
@@ -45,6 +45,8 @@ public enum ImageEncoder {
             return try HEIFEncoder.encode(image.materialized(cancellation: cancellation), codec: .hevc, options: options)
         case .avif(let options):
             return try HEIFEncoder.encode(image.materialized(cancellation: cancellation), codec: .av1, options: options)
+        case .gif(let options):
+            return try GIFEncoder.encode(image.materialized(cancellation: cancellation), options: options)
         }
     }
 

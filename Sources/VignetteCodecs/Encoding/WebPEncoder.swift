@@ -14,15 +14,15 @@ enum WebPVersion {
 
 /// WebP encoding with libwebp directly (`WebPEncode` into a `WebPMemoryWriter`).
 enum WebPEncoder {
-    static func encode(_ image: Image, options: WebPOptions) throws(ImagingError) -> Data {
+    /// libwebp's configuration for `options` (`WebPConfigInit`, `WebPValidateConfig`), for a
+    /// `width` × `height` picture or animation; bad options or sizes are `.invalidArgument`.
+    static func config(for options: WebPOptions, width: Int, height: Int) throws(ImagingError) -> WebPConfig {
         try ImageEncoder.check(options.quality, in: 0...100, "WebP quality")
         try ImageEncoder.check(options.effort, in: 0...6, "WebP effort")
         try ImageEncoder.check(options.alphaQuality, in: 0...100, "WebP alpha quality")
-        guard image.width <= 16383, image.height <= 16383 else {
-            throw ImagingError(.invalidArgument, "WebP images are at most 16383 pixels a side, got \(image.width)x\(image.height)")
+        guard width <= 16383, height <= 16383 else {
+            throw ImagingError(.invalidArgument, "WebP images are at most 16383 pixels a side, got \(width)x\(height)")
         }
-        let rgb = try rgbPixels(of: image)
-
         var config = WebPConfig()
         guard WebPConfigInit(&config) != 0 else {
             throw ImagingError(.encoderUnavailable, "libwebp version mismatch (WebPConfigInit)")
@@ -36,6 +36,12 @@ enum WebPEncoder {
         guard WebPValidateConfig(&config) != 0 else {
             throw ImagingError(.invalidArgument, "libwebp rejected the configuration (WebPValidateConfig)")
         }
+        return config
+    }
+
+    static func encode(_ image: Image, options: WebPOptions) throws(ImagingError) -> Data {
+        var config = try config(for: options, width: image.width, height: image.height)
+        let rgb = try rgbPixels(of: image)
 
         var picture = WebPPicture()
         guard WebPPictureInit(&picture) != 0 else {

@@ -49,14 +49,15 @@ extension Image {
 
     /// Placed on a `width` × `height` canvas at `gravity`, the rest filled with `background`
     /// (red, green, blue 0–255; alpha 255 when the image has alpha) — `vips_gravity`. A canvas
-    /// smaller than the image crops it at the same gravity. Sides must be 1–100000.
+    /// smaller than the image crops it at the same gravity. Sides must be 1–100000. A grey image
+    /// on a colour that is not grey becomes sRGB, so the padding has the colour asked for.
     public func extended(
         toWidth width: Int, height: Int, gravity: Gravity = .centre, background: (red: Double, green: Double, blue: Double) = (0, 0, 0)
     ) throws(ImagingError) -> Image {
         guard (1...100_000).contains(width), (1...100_000).contains(height) else {
             throw ImagingError(.invalidArgument, "canvas must be between 1 and 100000 pixels a side, got \(width)x\(height)")
         }
-        let image = try standardizedToSRGB8()
+        let image = try prepared(forBackground: background)
         var values: [Double]
         switch (image.bands, image.hasAlpha) {
         case (1, _): values = [(background.red + background.green + background.blue) / 3]
@@ -69,5 +70,14 @@ extension Image {
         return try image.apply("vips_gravity") { input, output in
             values.withUnsafeBufferPointer { vgn_gravity(input, output, direction, Int32(width), Int32(height), $0.baseAddress, count) }
         }
+    }
+
+    /// 8-bit sRGB or grey (`standardizedToSRGB8`), and sRGB when grey but `background` is not a
+    /// grey: the colour a flatten or a padding is asked for must survive.
+    func prepared(forBackground background: (red: Double, green: Double, blue: Double)) throws(ImagingError) -> Image {
+        let image = try standardizedToSRGB8()
+        let colourBands = image.hasAlpha ? image.bands - 1 : image.bands
+        guard colourBands == 1, background.red != background.green || background.green != background.blue else { return image }
+        return try image.converted(to: .sRGB)
     }
 }

@@ -120,10 +120,14 @@ extension Image {
         return try apply("vips_gaussblur") { vgn_gaussblur($0, $1, sigma) }
     }
 
-    /// Alpha composited onto a solid background (white unless said otherwise), `vips_flatten`.
+    /// Alpha composited onto a solid background (white unless said otherwise; red, green, blue
+    /// 0–255), `vips_flatten`; an image without alpha is returned as it is. The image is brought to
+    /// 8-bit sRGB or grey first, and a grey image flattened onto a colour that is not grey becomes
+    /// sRGB, so the colour is kept.
     public func flattened(red: Double = 255, green: Double = 255, blue: Double = 255) throws(ImagingError) -> Image {
         guard hasAlpha else { return self }
-        let flat = try apply("vips_flatten") { vgn_flatten($0, $1, red, green, blue) }
+        let image = try prepared(forBackground: (red, green, blue))
+        let flat = try image.apply("vips_flatten") { vgn_flatten($0, $1, red, green, blue) }
         return try flat.apply("vips_cast") { vgn_cast_uchar($0, $1) }
     }
 }

@@ -92,7 +92,7 @@ enum LanczosReducer {
 
     /// An in-memory image of `width` × `height` with `image`'s bands, interpretation and header
     /// fields (metadata included), its pixel memory allocated and not yet written.
-    private static func emptyImage(like image: Image, width: Int, height: Int) throws(ImagingError) -> Image {
+    static func emptyImage(like image: Image, width: Int, height: Int) throws(ImagingError) -> Image {
         guard let made = vips_image_new_memory() else {
             throw VipsErrors.operationError("vips_image_new_memory")
         }

@@ -29,4 +29,7 @@ public struct Thumbnail: Sendable {
     public let source: ImageInfo
     /// Which decoding route made it.
     public let route: ThumbnailRoute
+    /// The same pixels as Y/Cb/Cr planes when the planar JPEG route made them and nothing changed
+    /// them since: what `Thumbnailer.encodedThumbnail` writes a JPEG from.
+    var planes: YCbCrPlanes? = nil
 }

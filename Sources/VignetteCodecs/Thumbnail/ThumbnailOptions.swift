@@ -46,6 +46,10 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
     /// A gaussian blur of this standard deviation, in thumbnail pixels, applied after resizing
     /// (`vips_gaussblur`); 0 is none.
     public var blurSigma: Double = 0
+    /// For animated GIF and WebP inputs: `.all` keeps every frame when the thumbnail is encoded
+    /// as WebP or GIF (`Thumbnailer.encodedThumbnail`, see `Thumbnailer.animatedThumbnail`);
+    /// `.first` (the default) makes a still of the first frame.
+    public var frames: FrameSelection = .first
 
     /// Options for a `width` × `height` box; the others have the defaults their properties describe.
     public init(

@@ -71,10 +71,16 @@ public struct Thumbnailer: Sendable {
     public func encodedThumbnail(
         _ data: Data, cancellation: ImagingCancellation? = nil, as choose: (Image) -> EncodingFormat
     ) throws(ImagingError) -> (data: Data, thumbnail: Thumbnail) {
+        if options.frames == .all, let animated = try encodedAnimation(data, cancellation: cancellation, as: choose) { return animated }
         // With Vignette's own reducer the decode happens here, under the same cancellation.
-        let lazy = try lazyThumbnail(data, cancellation: cancellation)
+        let lazy = try lazyThumbnail(data, cancellation: cancellation) { choose($0) }
         do {
-            return (try ImageEncoder.encode(lazy.image, as: choose(lazy.image), limits: limits, cancellation: cancellation), lazy)
+            let format = choose(lazy.image)
+            if let planes = lazy.planes {
+                try limits.check(.ofEncoding(lazy.image, as: format))
+                if let encoded = try Self.jpegFromPlanes(planes, as: format) { return (encoded, lazy) }
+            }
+            return (try ImageEncoder.encode(lazy.image, as: format, limits: limits, cancellation: cancellation), lazy)
         } catch {
             throw classified(error, data: data)
         }
@@ -93,7 +99,11 @@ public struct Thumbnailer: Sendable {
 
     /// The thumbnail as a libvips recipe: pixels are decoded when it is encoded or materialised.
     /// With `LanczosReducer`, the decode happens here already (errors classified as by `thumbnail`).
-    func lazyThumbnail(_ data: Data, cancellation: ImagingCancellation? = nil) throws(ImagingError) -> Thumbnail {
+    /// `encodingHint`, the encoding choice of `encodedThumbnail`, lets the planar JPEG route make
+    /// planes ready for that encoder.
+    func lazyThumbnail(
+        _ data: Data, cancellation: ImagingCancellation? = nil, encodingHint: (Image) -> EncodingFormat? = { _ in nil }
+    ) throws(ImagingError) -> Thumbnail {
         try options.validate()
         let source = try LoadedSource(data: data, limits: limits)
         let header = try source.load(failOn: limits.failOn)
@@ -130,8 +140,14 @@ public struct Thumbnailer: Sendable {
         if options.method == .vipsThumbnail {
             return Thumbnail(image: try vipsThumbnail(source: source, geometry: geometry), source: info, route: .vipsThumbnail)
         }
-        let image = plan.loadOptions.isEmpty ? header : try source.load(failOn: limits.failOn, extra: plan.loadOptions)
         let route = plan.loadOptions.isEmpty ? ThumbnailRoute.fullDecode : .shrinkOnLoad(scale: plan.scale)
+        if let planar = try planarJPEGThumbnail(
+            data: data, source: source, header: header, plan: plan, geometry: geometry, orientation: orientation,
+            cancellation: cancellation, encodingHint: encodingHint)
+        {
+            return Thumbnail(image: planar.image, source: info, route: route, planes: planar.planes)
+        }
+        let image = plan.loadOptions.isEmpty ? header : try source.load(failOn: limits.failOn, extra: plan.loadOptions)
         let finished = try finish(image, geometry: geometry, orientation: orientation, data: data, cancellation: cancellation)
         return Thumbnail(image: finished, source: info, route: route)
     }
@@ -154,6 +170,12 @@ public struct Thumbnailer: Sendable {
         } else {
             image = try image.resized(toWidth: target.width, height: target.height, kernel: options.kernel)
         }
+        return try finishResized(image, geometry: geometry, orientation: orientation)
+    }
+
+    /// Orient, crop and blur a thumbnail already resized to `geometry.resized` (in stored orientation).
+    func finishResized(_ resized: Image, geometry: ThumbnailGeometry, orientation: Int) throws(ImagingError) -> Image {
+        var image = resized
         // Rotating and attention-cropping read the image out of order, which a sequentially decoded
         // source cannot do: compute the (already small) resized pixels first.
         if orientation != 1 || (geometry.fit == .cover && options.crop == .attention) {

@@ -83,14 +83,16 @@ struct ImageURLReader: Sendable {
     }
 
     /// What Vignette makes for `options`: the box (× dpr) as `ThumbnailOptions`, the format and
-    /// quality, then the steps imgproxy applies around the resize: rotate (before it, as imgproxy
-    /// does: the box is turned with the image), sharpen, extend to the box at the gravity, and a
-    /// background to flatten onto.
+    /// quality, then the steps imgproxy applies around the resize, planned by the
+    /// `ThumbnailOperations` that `vignette thumbnail` uses too: rotate (as if before the resize,
+    /// as imgproxy does: the thumbnail is made in the turned box, then turned), sharpen, flatten
+    /// onto the background, extend to the box at the gravity.
     static func order(_ options: ProcessingOptions, source: String) throws(ServerFailure) -> ImageOrder {
         let maxSide = ProcessingOptions.maxSide
-        func scaled(_ side: Int) -> Int { min(maxSide, Int((Double(side) * options.dpr).rounded())) }
-        var width = scaled(options.width), height = scaled(options.height)
-        let boxWidth = width, boxHeight = height
+        let operations = options.operations
+        do { try operations.validate() } catch { throw .badRequest(error.message) }
+        let boxWidth = min(maxSide, operations.scaled(options.width)), boxHeight = min(maxSide, operations.scaled(options.height))
+        var width = boxWidth, height = boxHeight
         var fit: ThumbnailOptions.Fit
         switch options.resizingType {
         case .fit: fit = .inside
@@ -104,27 +106,13 @@ struct ImageURLReader: Sendable {
             if width == 0 { width = maxSide }
             if height == 0 { height = maxSide }
         }
-        // A quarter turn happens before the resize in imgproxy: the thumbnail is made in the
-        // turned box, then turned.
-        if options.rotate % 180 != 0 { swap(&width, &height) }
-        var thumbnail = ThumbnailOptions(
+        var thumbnail = operations.turned(ThumbnailOptions(
             width: max(1, width), height: max(1, height), fit: fit,
-            crop: options.gravity.cropAnchor, allowUpscaling: options.enlarge)
+            crop: options.gravity.cropAnchor, allowUpscaling: options.enlarge))
         thumbnail.blurSigma = options.blur
-        var processors: [any ImageProcessing] = []
-        if options.rotate != 0 { processors.append(ImageProcessors.Rotate(degrees: options.rotate)) }
-        if options.sharpen > 0 { processors.append(ImageProcessors.Sharpen(sigma: options.sharpen)) }
-        let colour = options.background
-        if options.extend, boxWidth > 0, boxHeight > 0 {
-            processors.append(ImageProcessors.Extend(
-                width: boxWidth, height: boxHeight, gravity: options.gravity.canvasGravity,
-                red: Double(colour?.red ?? 0), green: Double(colour?.green ?? 0), blue: Double(colour?.blue ?? 0)))
-        }
-        if let colour {
-            processors.append(ImageProcessors.Anonymous(id: "background(\(colour.red),\(colour.green),\(colour.blue))") { image in
-                try image.flattened(red: Double(colour.red), green: Double(colour.green), blue: Double(colour.blue))
-            })
-        }
+        // As imgproxy: an animated GIF or WebP stays animated when written as WebP or GIF.
+        thumbnail.frames = .all
+        let processors = operations.processors(extendingTo: PixelSize(width: boxWidth, height: boxHeight))
         return ImageOrder(source: source, thumbnail: thumbnail, processors: processors, format: options.format, quality: options.quality)
     }
 }

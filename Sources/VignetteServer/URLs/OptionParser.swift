@@ -165,6 +165,7 @@ struct OptionParser: Sendable {
         case "webp": return .webp
         case "avif": return .avif
         case "heic", "heif": return .heic
+        case "gif": return .gif
         default: throw ServerFailure(status: 415, "this server cannot write \(shown(String(text)))")
         }
     }

@@ -25,17 +25,8 @@ public struct ProcessingOptions: Sendable, Equatable {
         case centre = "ce", smart = "sm"
     }
 
-    /// An opaque colour for `background`.
-    public struct Colour: Sendable, Equatable {
-        /// The channels, 0–255.
-        public var red: UInt8, green: UInt8, blue: UInt8
-        /// A colour from its channels.
-        public init(red: UInt8, green: UInt8, blue: UInt8) {
-            self.red = red
-            self.green = green
-            self.blue = blue
-        }
-    }
+    /// An opaque colour for `background`: the one `vignette thumbnail --background` uses too.
+    public typealias Colour = ThumbnailOperations.Colour
 
     /// How the image meets the box (`resizing_type`, `rt`).
     public var resizingType: ResizingType = .fit
@@ -73,4 +64,12 @@ public struct ProcessingOptions: Sendable, Equatable {
 
     /// The largest box side a URL may ask for (after `dpr`).
     public static let maxSide = 16_384
+
+    /// The operations around the thumbnail these options ask for, in the form `vignette
+    /// thumbnail` shares: dpr, rotate, sharpen, background, and extend at the gravity.
+    public var operations: ThumbnailOperations {
+        ThumbnailOperations(
+            dpr: dpr, rotation: rotate, sharpenSigma: sharpen, background: background, extend: extend,
+            extendGravity: gravity.canvasGravity)
+    }
 }

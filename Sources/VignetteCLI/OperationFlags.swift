@@ -1,0 +1,83 @@
+import ArgumentParser
+import Vignette
+
+/// `vignette thumbnail`'s operations: `--dpr` multiplies the box; after the resize, in this order,
+/// `--rotate`, `--flip`, `--flop`, `--sharpen`, `--background` (flatten) and `--extend`. They
+/// become a `ThumbnailOperations`, planned into the request's thumbnail options and processors as
+/// the server plans its own (so `--cache` keys name them).
+///
+/// Values are read here rather than by ArgumentParser so that a bad one is a single line naming
+/// the flag (a `CommandFailure`, exit 2), with no usage text after it.
+struct OperationFlags: ParsableArguments {
+    @Option(help: ArgumentHelp("Multiply the box by X, a device pixel ratio above 0 and at most 8, before the resize: --size 100 --dpr 2 makes a 200×200 box.", valueName: "X"))
+    var dpr: String?
+
+    @Option(help: ArgumentHelp("1. Turn clockwise by 0, 90, 180 or 270 degrees; the result of a quarter turn still fits the box (the thumbnail is made in the box turned back).", valueName: "DEGREES"))
+    var rotate: String?
+
+    @Flag(help: "2. Mirror top to bottom.")
+    var flip = false
+
+    @Flag(help: "3. Mirror left to right.")
+    var flop = false
+
+    @Option(help: ArgumentHelp("4. Sharpen (unsharp mask, vips_sharpen) with this standard deviation in thumbnail pixels, 0–100.", valueName: "SIGMA"))
+    var sharpen: String?
+
+    @Option(help: ArgumentHelp("5. Flatten transparency onto this colour: RRGGBB (hex) or R,G,B (0–255 each). It is also the fill of --extend.", valueName: "COLOUR"))
+    var background: String?
+
+    @Flag(help: "6. Pad the thumbnail to the whole box, centred, filled with --background (black without it).")
+    var extend = false
+
+    func validate() throws {
+        _ = try operations()
+    }
+
+    /// The operations the flags ask for; a bad value is one line naming its flag.
+    func operations() throws(CommandFailure) -> ThumbnailOperations {
+        var operations = ThumbnailOperations(flip: flip, flop: flop, extend: extend)
+        if let dpr {
+            guard let value = Double(dpr), value.isFinite, value > 0, value <= ThumbnailOperations.maximumDPR else {
+                throw CommandFailure("--dpr must be above 0 and at most 8, got \(Console.escaped(dpr))")
+            }
+            operations.dpr = value
+        }
+        if let rotate {
+            guard let value = Int(rotate), [0, 90, 180, 270].contains(value) else {
+                throw CommandFailure("--rotate must be 0, 90, 180 or 270, got \(Console.escaped(rotate))")
+            }
+            operations.rotation = value
+        }
+        if let sharpen {
+            guard let value = Double(sharpen), value.isFinite, (0...100).contains(value) else {
+                throw CommandFailure("--sharpen must be 0–100, got \(Console.escaped(sharpen))")
+            }
+            operations.sharpenSigma = value
+        }
+        if let background {
+            guard let colour = ThumbnailOperations.Colour(parsing: background) else {
+                throw CommandFailure("--background must be RRGGBB (hex) or R,G,B (0–255 each), got \(Console.escaped(background))")
+            }
+            operations.background = colour
+        }
+        return operations
+    }
+
+    /// The thumbnail and processors for `options`' box: the box × `--dpr` must stay within 100000
+    /// pixels a side, and under `--extend` within the decoding budget's pixels (the padded result
+    /// is held in memory like a decoded image).
+    func plan(for options: ThumbnailOptions, limits: DecodingLimits = .untrusted) throws(CommandFailure) -> ThumbnailPlan {
+        let operations = try operations()
+        let plan: ThumbnailPlan
+        do { plan = try operations.plan(for: options) } catch { throw CommandFailure(error.message) }
+        let box = plan.box
+        guard box.width <= 100_000, box.height <= 100_000 else {
+            throw CommandFailure("--dpr \(operations.dpr) makes the box \(box), over 100000 pixels a side")
+        }
+        if operations.extend, box.width * box.height > limits.maxPixels {
+            throw CommandFailure("--extend would pad to \(box), over the limit of \(limits.maxPixels) pixels")
+        }
+        return plan
+    }
+}

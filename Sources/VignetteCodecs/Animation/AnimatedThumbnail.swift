@@ -1,0 +1,164 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+internal import CImageShims
+internal import CVips
+
+/// An animated thumbnail: every frame resized the same way, with the source's delays and loop count.
+public struct AnimatedThumbnail: Sendable {
+    /// The frames, in memory, each the thumbnail's size.
+    public let animation: Animation
+    /// What the source's header said.
+    public let source: ImageInfo
+}
+
+extension Thumbnailer {
+    /// The thumbnail of every frame of an animated GIF or WebP, with the source's frame delays and
+    /// loop count.
+    ///
+    /// All frames are decoded by libvips' loader in one pass (`n=-1`: a strip of frames composed on
+    /// the canvas), checked first against `limits`: the frame limit, and the decode of every frame
+    /// at full canvas size (frames × pixels, see `DecodingCost`). Each frame is then resized to the
+    /// box (`vips_resize`), oriented, cropped and blurred as `options` say, the same way for all.
+    /// An input with one frame, or of a format that has no animation, gives a one-frame animation
+    /// of `thumbnail(_:)`. `options.method` and `useEmbeddedThumbnail` do not apply to animations.
+    public func animatedThumbnail(_ data: Data, cancellation: ImagingCancellation? = nil) throws(ImagingError) -> AnimatedThumbnail {
+        try options.validate()
+        let source = try LoadedSource(data: data, limits: limits)
+        let header = try source.load(failOn: limits.failOn)
+        try limits.checkFrames(header.pageCount)
+        let info = ImageInfo(
+            format: source.refinedFormat(of: header), width: header.width, height: header.height,
+            bands: header.bands, hasAlpha: header.hasAlpha, orientation: header.orientation,
+            pages: header.pageCount, embeddedThumbnail: nil)
+        guard header.pageCount > 1, Animation.isAnimatable(source.format) else {
+            let still = try thumbnail(data, cancellation: cancellation)
+            return AnimatedThumbnail(animation: try Animation(frames: [still.image], delays: [0], loopCount: 0), source: still.source)
+        }
+
+        let orientation = options.autoOrient ? header.orientation : 1
+        let frameSize = PixelSize(width: header.width, height: header.height)
+        let geometry = ThumbnailGeometry(source: frameSize.oriented(orientation), options: options)
+        let frames = header.pageCount
+        try limits.check(.of(source: source, header: header, decoded: frameSize, frames: frames))
+        let resultStrip = PixelSize(width: geometry.resized.width, height: Int.saturating(geometry.resized.height, frames))
+        try limits.check(.ofResult(resultStrip, bands: max(3, header.bands)))
+
+        let strip: Image
+        do {
+            strip = try source.load(failOn: limits.failOn, extra: ["n=-1"]).materialized(cancellation: cancellation)
+        } catch where (error.kind == .corruptData || error.kind == .truncatedData) && limits.failOn != .none {
+            let decodable = (try? source.load(failOn: .none, extra: ["n=-1"]).materialized()) != nil
+            throw ImagingError(decodable ? .truncatedData : .corruptData, error.message)
+        }
+        let decoded = try Animation(strip: strip)
+        guard decoded.height == frameSize.height, decoded.width == frameSize.width else {
+            throw ImagingError(
+                .corruptData,
+                "the frames decoded are \(decoded.width)x\(decoded.height), the header says \(frameSize)")
+        }
+        var resized: [Image] = []
+        resized.reserveCapacity(decoded.frameCount)
+        for frame in decoded.frames {
+            if cancellation?.isCancelled == true { throw ImagingError(.cancelled, "cancelled between frames") }
+            resized.append(try thumbnailFrame(frame, geometry: geometry, orientation: orientation))
+        }
+        let animation = try Animation(frames: resized, delays: decoded.delays, loopCount: decoded.loopCount)
+        // One evaluation for all frames: the strip, computed into memory, then split again.
+        let materialized = try Animation(strip: animation.strip().materialized(cancellation: cancellation))
+        return AnimatedThumbnail(animation: materialized, source: info)
+    }
+
+    /// The thumbnail of an animated GIF or WebP encoded as `encoding`: animated WebP
+    /// (`WebPAnimEncoder`) or animated GIF (`vips_gifsave_buffer`) keep every frame; other formats
+    /// get the first frame. See `animatedThumbnail(_:cancellation:)` and
+    /// `ImageEncoder.encode(_:as:limits:cancellation:)` for animations.
+    public func encodedAnimatedThumbnail(
+        _ data: Data, as encoding: EncodingFormat, cancellation: ImagingCancellation? = nil
+    ) throws(ImagingError) -> (data: Data, thumbnail: AnimatedThumbnail) {
+        let thumbnail = try animatedThumbnail(data, cancellation: cancellation)
+        return (try ImageEncoder.encode(thumbnail.animation, as: encoding, limits: limits, cancellation: cancellation), thumbnail)
+    }
+
+    /// One frame brought to the thumbnail: 8-bit sRGB, resized to the box, oriented, cropped, blurred.
+    private func thumbnailFrame(_ frame: Image, geometry: ThumbnailGeometry, orientation: Int) throws(ImagingError) -> Image {
+        let target = geometry.resized.oriented(orientation)
+        var image = try frame.standardizedToSRGB8().resized(toWidth: target.width, height: target.height, kernel: options.kernel)
+        if orientation != 1 {
+            image = try image.apply("vips_copy") { vgn_copy_with_orientation($0, $1, Int32(orientation)) }.autoOriented()
+        }
+        if geometry.fit == .cover {
+            image = try image.cropped(toWidth: geometry.output.width, height: geometry.output.height, anchor: options.crop)
+        }
+        return try image.blurred(sigma: options.blurSigma)
+    }
+}
+
+extension ImageDecoder {
+    /// Every frame of an animated GIF or WebP, decoded into memory by libvips' loader in one pass
+    /// (`n=-1`), with the frame delays and loop count; a one-frame animation for other images.
+    /// The frame limit and the cost of every frame at canvas size are checked first.
+    public func decodeAnimation(_ data: Data) throws(ImagingError) -> Animation {
+        let source = try LoadedSource(data: data, limits: limits)
+        let header = try source.load(failOn: limits.failOn)
+        try limits.checkFrames(header.pageCount)
+        guard header.pageCount > 1, Animation.isAnimatable(source.format) else {
+            return try Animation(frames: [decode(data)], delays: [0], loopCount: 0)
+        }
+        let frameSize = PixelSize(width: header.width, height: header.height)
+        try limits.check(.of(source: source, header: header, decoded: frameSize, frames: header.pageCount))
+        return try Animation(strip: source.load(failOn: limits.failOn, extra: ["n=-1"]).materialized())
+    }
+
+    /// The frame count, loop count and frame delays of an animated GIF or WebP, from its header
+    /// (libvips' loader with `n=-1`, no pixels decoded); nil for an input that is not an animation.
+    public func animationInfo(_ data: Data) throws(ImagingError) -> AnimationInfo? {
+        let source = try LoadedSource(data: data, limits: limits)
+        let header = try source.load(failOn: limits.failOn)
+        guard header.pageCount > 1, Animation.isAnimatable(source.format) else { return nil }
+        try limits.checkFrames(header.pageCount)
+        let timing = try source.load(failOn: limits.failOn, extra: ["n=-1"]).animationTiming
+        return AnimationInfo(frameCount: timing.frameCount, loopCount: timing.loopCount, delays: timing.delays)
+    }
+}
+
+extension Thumbnailer {
+    /// `encodedThumbnail(_:cancellation:as:)` for `options.frames == .all`: for an animated GIF or
+    /// WebP whose format `choose` picks (from the first frame) as WebP or GIF, every frame encoded;
+    /// nil for anything else, which then takes the still route. The `Thumbnail` returned holds the
+    /// first frame.
+    func encodedAnimation(
+        _ data: Data, cancellation: ImagingCancellation?, as choose: (Image) -> EncodingFormat
+    ) throws(ImagingError) -> (data: Data, thumbnail: Thumbnail)? {
+        guard Animation.mightBeAnimated(prefix: data.prefix(21)) else { return nil }
+        // A still GIF takes the still route (and its route and error handling): a header read tells.
+        let source = try LoadedSource(data: data, limits: limits)
+        guard try source.load(failOn: limits.failOn).pageCount > 1 else { return nil }
+        let made = try animatedThumbnail(data, cancellation: cancellation)
+        let first = made.animation.frames[0]
+        let format = choose(first)
+        let thumbnail = Thumbnail(image: first, source: made.source, route: .fullDecode)
+        switch format {
+        case .webp, .gif:
+            return (try ImageEncoder.encode(made.animation, as: format, limits: limits, cancellation: cancellation), thumbnail)
+        default:
+            return (try ImageEncoder.encode(first, as: format, limits: limits, cancellation: cancellation), thumbnail)
+        }
+    }
+}
+
+extension Animation {
+    /// Whether bytes beginning with `prefix` (at least 21 bytes of them) may be an animation: a GIF
+    /// (any, its frames are counted only by decoding), or a WebP whose `VP8X` header sets the
+    /// animation flag. A cheap look before asking libvips.
+    public static func mightBeAnimated(prefix: Data) -> Bool {
+        let bytes = [UInt8](prefix.prefix(21))
+        if bytes.starts(with: Array("GIF8".utf8)) { return true }
+        guard bytes.count == 21, bytes.starts(with: Array("RIFF".utf8)), bytes[8..<16].elementsEqual("WEBPVP8X".utf8) else {
+            return false
+        }
+        return bytes[20] & 0x02 != 0
+    }
+}

@@ -1,0 +1,99 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+internal import CImageShims
+internal import CTurboJPEG
+internal import CVips
+
+/// The planar JPEG route: a JPEG thumbnail made without libvips' decode, colour conversions or
+/// demand-driven machinery (issue 14). libjpeg-turbo decodes the file at the plan's DCT scale into
+/// its own Y/Cb/Cr planes (`TurboJPEG.decodePlanes`), Vignette's Lanczos-3 reducer resizes each
+/// plane (`YCbCrPlanes.resized`), and the planes become the thumbnail's RGB pixels in one
+/// libjpeg-turbo pass at the thumbnail's size (`tjDecodeYUVPlanes`). When the thumbnail is going to
+/// be written as a plain JPEG (`encodedThumbnail` asks its format choice up front), the chroma is
+/// resampled straight to the JPEG's subsampling and the planes are encoded as they are
+/// (`tjCompressFromYUVPlanes`): nothing goes through RGB on the way to the file.
+///
+/// Against the shrink-on-load route it skips, on sharp's task, the YCbCr → RGB conversion and
+/// chroma upsampling of 1.5 MP, reading the chroma at luma resolution in the resize, the RGB →
+/// YCbCr conversion before the encode, and the copy out of libvips' regions (Benchmarks/README.md,
+/// "Profile").
+///
+/// It takes what it does exactly as the other routes would: baseline or progressive JPEGs in
+/// Y/Cb/Cr or greyscale with no ICC profile, Lanczos 3, a reduction. Anything it cannot do — and
+/// any decoding error or libjpeg warning (a truncated or damaged file), since TurboJPEG stops at the
+/// first — falls back to the shrink-on-load route, which gives the canonical errors and `FailOn`
+/// behaviour. Sources above `maximumSourcePixels` stay with libvips, whose decode can be cancelled
+/// at every tile; this one is checked for cancellation before and after its one decode call.
+extension Thumbnailer {
+    /// The largest source (in pixels) the planar route decodes: a 40-MP JPEG decodes in about
+    /// 0.2 s here, the longest a cancelled request waits for it.
+    static let planarMaximumSourcePixels = 40_000_000
+
+    /// The thumbnail made by the planar route, or nil when the route does not apply or the decode
+    /// failed (the caller takes the shrink-on-load route then).
+    func planarJPEGThumbnail(
+        data: Data, source: LoadedSource, header: Image, plan: DecodePlan, geometry: ThumbnailGeometry, orientation: Int,
+        cancellation: ImagingCancellation?, encodingHint: (Image) -> EncodingFormat?
+    ) throws(ImagingError) -> (image: Image, planes: YCbCrPlanes?)? {
+        let target = geometry.resized.oriented(orientation)
+        guard resampler == .automatic, options.kernel == .lanczos3, source.format == .jpeg,
+            vips_image_get_format(header.pointer) == VIPS_FORMAT_UCHAR,
+            header.interpretation == VIPS_INTERPRETATION_sRGB && header.bands == 3
+                || header.interpretation == VIPS_INTERPRETATION_B_W && header.bands == 1,
+            vips_image_get_typeof(header.pointer, "icc-profile-data") == 0,
+            header.width * header.height <= Self.planarMaximumSourcePixels,
+            plan.scale > 0, let denominator = [1, 2, 4, 8].first(where: { abs(1 / Double($0) - plan.scale) < 1e-9 }),
+            let jpeg = TurboJPEG.header(of: data), jpeg.isPlanar, jpeg.width == header.width, jpeg.height == header.height
+        else { return nil }
+        // The decoded size, each side rounded up as libjpeg does; the target must be a reduction
+        // the reducer takes.
+        let decodedWidth = (jpeg.width + denominator - 1) / denominator
+        let decodedHeight = (jpeg.height + denominator - 1) / denominator
+        guard target.width <= decodedWidth, target.height <= decodedHeight,
+            Double(decodedWidth) / Double(target.width) <= LanczosReducer.maximumScale,
+            Double(decodedHeight) / Double(target.height) <= LanczosReducer.maximumScale,
+            decodedWidth * decodedHeight * 3 <= LanczosReducer.maximumInputBytes
+        else { return nil }
+
+        if cancellation?.isCancelled == true { throw ImagingError(.cancelled, "cancelled before decoding") }
+        guard let decoded = try? TurboJPEG.decodePlanes(data, header: jpeg, denominator: denominator) else { return nil }
+        if cancellation?.isCancelled == true { throw ImagingError(.cancelled, "cancelled while decoding") }
+
+        // The output's chroma: 4:2:0 when the thumbnail is going to be a JPEG that libvips would
+        // write at 4:2:0 (asked of the encoding choice with the header, which has the thumbnail's
+        // bands), 4:4:4 otherwise.
+        let subsampling = encodingHint(header).flatMap(Self.jpegSubsampling(for:))
+        let planes = try decoded.resized(
+            toWidth: target.width, height: target.height, subsampling: subsampling ?? Int32(TJSAMP_444.rawValue),
+            threads: ImagingRuntime.threadsPerImage)
+        let image = try finishResized(
+            planes.image(withMetadataOf: header), geometry: geometry, orientation: orientation)
+        // The planes are the thumbnail only when nothing moved or changed its pixels since.
+        let unchanged = orientation == 1 && image.width == planes.width && image.height == planes.height
+            && options.blurSigma == 0
+        return (image, unchanged ? planes : nil)
+    }
+
+    /// The chroma subsampling `vips_jpegsave` writes for `format` when it is a JPEG the planes can
+    /// be encoded as directly — baseline, standard Huffman tables, metadata stripped: 4:2:0 below
+    /// quality 90, 4:4:4 from 90 — or nil.
+    static func jpegSubsampling(for format: EncodingFormat) -> Int32? {
+        guard case .jpeg(let options) = format, !options.progressive, !options.optimizeCoding, !options.keepMetadata,
+            (1...100).contains(options.quality)
+        else { return nil }
+        return Int32(options.quality < 90 ? TJSAMP_420.rawValue : TJSAMP_444.rawValue)
+    }
+
+    /// The thumbnail's planes encoded by libjpeg-turbo (`tjCompressFromYUVPlanes`) when `format`
+    /// is a JPEG that libvips would write from the RGB pixels at the planes' subsampling (or they
+    /// are greyscale); nil otherwise, and the RGB image is encoded instead.
+    static func jpegFromPlanes(_ planes: YCbCrPlanes, as format: EncodingFormat) throws(ImagingError) -> Data? {
+        guard case .jpeg(let options) = format, let subsampling = jpegSubsampling(for: format),
+            planes.isGrey || planes.subsampling == subsampling
+        else { return nil }
+        return try TurboJPEG.encode(planes, quality: options.quality)
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+import VignetteCodecs
+
+/// The server keeps animated GIF and WebP sources animated when the URL asks for WebP or GIF.
+@Suite("Server: animations")
+struct AnimationServerTests {
+    @Test("f:webp and f:gif of an animated source: every frame at the box's size, delays and loop count kept; f:jpg a still",
+          arguments: ["animated-loop3.gif", "animated-loop3.webp"])
+    func animated(name: String) async throws {
+        try await RunningServer.with { running in
+            for format in ["webp", "gif"] {
+                let reply = try await running.get("/insecure/rs:fit:80:80/f:\(format)/plain/local:///\(name)")
+                #expect(reply.status == 200, "\(String(decoding: reply.body, as: UTF8.self))")
+                #expect(reply.header("Content-Type") == "image/\(format)")
+                let back = try ImageDecoder().decodeAnimation(reply.body)
+                #expect(back.frameCount == 5, "\(name) as \(format)")
+                #expect(back.loopCount == 3)
+                #expect(back.delays == [100, 200, 300, 400, 500])
+                #expect(back.frames.allSatisfy { $0.width == 80 && $0.height == 60 })
+            }
+            let still = try await running.get("/insecure/rs:fit:80:80/f:jpg/plain/local:///\(name)")
+            #expect(still.status == 200)
+            #expect(try ImageDecoder().probe(still.body).pages == 1)
+        }
+    }
+}
