@@ -82,9 +82,9 @@ enum CLI {
         var killed = false
         if let limit {
             let deadline = ContinuousClock.now + limit
-            while process.isRunning {
+            while !hasExited(process.processIdentifier) {
                 if ContinuousClock.now >= deadline {
-                    // Not reaped yet (isRunning), so the pid is still this child's.
+                    // Not reaped yet (waitid left it waitable), so the pid is still this child's.
                     kill(process.processIdentifier, SIGKILL)
                     killed = true
                     break
@@ -98,6 +98,20 @@ enum CLI {
             status: process.terminationStatus, killedBySignal: process.terminationReason == .uncaughtSignal,
             stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
         return (result, killed)
+    }
+
+    /// Whether the child `pid` has exited, asked of the kernel without reaping it (`WNOWAIT`), so
+    /// that Foundation still collects its status. `Process.isRunning` is not enough: Foundation
+    /// learns of the exit on a Dispatch queue, which a loaded test run can hold up for seconds, and
+    /// a child that had long exited would be counted as killed.
+    private static func hasExited(_ pid: pid_t) -> Bool {
+        var info = siginfo_t()
+        while true {
+            let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
+            if result == -1, errno == EINTR { continue }
+            // -1 (ECHILD): Foundation has reaped it already. 0 with no pid: still running.
+            return result == -1 || info._sifields._sigchld.si_pid == pid
+        }
     }
 
     /// Runs the binary like `run`, but kills it (SIGKILL) when it is still running after `limit`:
