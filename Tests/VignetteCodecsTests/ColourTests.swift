@@ -193,6 +193,24 @@ struct ColourTests {
         #expect(distance.mean <= 4, "mean ΔE \(distance.mean) from the sRGB thumbnail")
     }
 
+    @Test("resizing a decoded image to fit (the resize processor, previews) handles colour as the thumbnailer does")
+    func resizedToFit() throws {
+        let data = try Data(contentsOf: TestFiles.fixture("adobergb.jpg"))
+        let decoded = try ImageDecoder().decode(data)
+        var options = ThumbnailOptions(width: 64, height: 64)
+        let fitted = try decoded.resized(toFit: options)
+        #expect(fitted.iccProfile == nil)
+        let thumbnail = try Thumbnailer(options: options).thumbnail(data).image
+        let reference = try thumbnail.pixels()
+        let colours = stride(from: 0, to: reference.bytes.count, by: reference.bands).map { base in
+            (0..<3).map { Double(reference.bytes[base + $0]) }
+        }
+        let distance = try ColourReference.deltaE(of: fitted, reference: colours, at: Array(colours.indices))
+        #expect(distance.mean <= 1.5, "mean ΔE \(distance.mean) from the thumbnailer's")
+        options.keepProfile = true
+        #expect(try decoded.resized(toFit: options).iccProfile == decoded.iccProfile)
+    }
+
     @Test("a profile longer than one JPEG segment is split over numbered APP2 segments that libjpeg reads back whole")
     func longProfileSegments() throws {
         let profile = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
