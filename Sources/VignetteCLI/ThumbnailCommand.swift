@@ -160,7 +160,10 @@ struct ThumbnailCommand: ParsableCommand {
         // Biggest files first: with several jobs, a large image last would leave the others idle.
         let order = files.indices.sorted { OutputFile.size(files[$0]) > OutputFile.size(files[$1]) }
         let inOrder = order.map { files[$0] }
-        let ordered = BatchRunner.run(count: files.count, jobs: jobCount, shouldStop: { interrupt.isRequested }) { position in
+        // One lane more than the pipeline's decoding slots (`jobCount`): while a lane hands its
+        // image from thread to thread, reads its input or writes its output, the spare lane's image
+        // is already waiting for the free slot, so no core idles between images.
+        let ordered = BatchRunner.run(count: files.count, jobs: jobCount + 1, shouldStop: { interrupt.isRequested }) { position in
             remote?.prefetch(after: position, of: inOrder)
             let index = order[position]
             let started = ContinuousClock.now
