@@ -77,7 +77,9 @@ enum WebPEncoder {
 
     /// 8-bit RGB or RGBA (grey expanded to RGB), as libwebp's importers take.
     private static func rgbPixels(of image: Image) throws(ImagingError) -> PixelBuffer {
-        try image.standardizedToRGB8().pixels()
+        var standard = try image.standardizedToSRGB8()
+        if standard.bands < 3 { standard = try standard.converted(to: .sRGB) }
+        return try standard.pixels()
     }
 
     static func describe(_ code: WebPEncodingError) -> String {
