@@ -9,10 +9,11 @@ DEMO_SIZE ?= 256
 # Build and test needs: the -dev packages the C targets link against.
 BUILD_PACKAGES := libvips-dev libwebp-dev libheif-dev libhiredis-dev libturbojpeg0-dev pkg-config
 # The shared-cache tests start a redis-server of their own on 127.0.0.1; the operation tests
-# compare with references made by libvips' own `vips` command (libvips-tools).
-TEST_PACKAGES := redis-server libvips-tools
+# compare with references made by libvips' own `vips` command (libvips-tools); the colour tests
+# with conversions made by littleCMS' `transicc` (liblcms2-utils).
+TEST_PACKAGES := redis-server libvips-tools liblcms2-utils
 # Fixture tools (Fixtures/make-fixtures.sh) and the whole-process benchmark peers.
-TOOL_PACKAGES := libvips-tools imagemagick libheif-examples webp libimage-exiftool-perl hyperfine python3-venv curl libjpeg-dev zlib1g-dev python3-dev
+TOOL_PACKAGES := libvips-tools colord-data imagemagick libheif-examples webp libimage-exiftool-perl hyperfine python3-venv curl libjpeg-dev zlib1g-dev python3-dev
 
 .PHONY: demo test bench bench-server fixtures install-deps install-tools build release clean fuzz fuzz-smoke sanitize
 

@@ -160,6 +160,27 @@ img2webp -loop 3 -lossy -q 80 -m 6 "${webp_args[@]}" -o "$OUT/animated-loop3.web
 vips tiffsave "$TMP/small.png" "$OUT/rgb.tiff" --compression deflate --predictor horizontal --strip
 
 # --------------------------------------------------------------------------
+# Colour: images whose pixels need their ICC profile (or the CMYK one assumed without it)
+# --------------------------------------------------------------------------
+# Profiles: colord-data's Adobe RGB (1998) and ProPhoto RGB, libvips' built-in Display P3 and CMYK.
+ICC=/usr/share/color/icc/colord
+[ -f "$ICC/AdobeRGB1998.icc" ] || { echo "error: $ICC/AdobeRGB1998.icc not found -- apt-get install colord-data" >&2; exit 1; }
+vips resize "$TMP/small-rgba.v" "$TMP/tiny-rgba.v" 0.5
+# adobergb.jpg: 320x240 JPEG in Adobe RGB (1998), profile embedded
+vips icc_transform "$TMP/small.png" "$TMP/adobe.v" "$ICC/AdobeRGB1998.icc" --input-profile srgb
+vips jpegsave "$TMP/adobe.v" "$OUT/adobergb.jpg" --Q 90
+# p3-alpha.png: 160x120 RGBA PNG in Display P3, profile embedded
+vips icc_transform "$TMP/tiny-rgba.v" "$TMP/p3a.v" p3 --input-profile srgb
+vips pngsave "$TMP/p3a.v" "$OUT/p3-alpha.png" --compression 9
+# prophoto16.png: 160x120 16-bit RGB PNG in ProPhoto RGB, profile embedded
+vips resize "$TMP/small.png" "$TMP/tiny-rgb.v" 0.5
+vips icc_transform "$TMP/tiny-rgb.v" "$TMP/pro16.v" "$ICC/ProPhotoRGB.icc" --input-profile srgb --depth 16
+vips pngsave "$TMP/pro16.v" "$OUT/prophoto16.png" --compression 9
+# cmyk-alpha.tif: 160x120 CMYK + alpha TIFF with no profile (libvips' CMYK profile is assumed)
+vips icc_transform "$TMP/tiny-rgba.v" "$TMP/cmyka.v" cmyk --input-profile srgb
+vips tiffsave "$TMP/cmyka.v" "$OUT/cmyk-alpha.tif" --compression deflate --strip
+
+# --------------------------------------------------------------------------
 # Broken / unsupported
 # --------------------------------------------------------------------------
 python3 - "$OUT" <<'PY'
@@ -371,7 +392,8 @@ row() { # file expect
            rgb8.png rgb16.png palette.png alpha.png grey-alpha.png \
            lossy.webp lossless.webp alpha.webp animated.webp \
            thumbnail.heic avif.avif \
-           still.gif animated.gif animated-loop3.gif animated-loop3.webp rgb.tiff; do
+           still.gif animated.gif animated-loop3.gif animated-loop3.webp rgb.tiff \
+           adobergb.jpg p3-alpha.png prophoto16.png cmyk-alpha.tif; do
     row "$f" ok
   done
   for f in cut-short.jpg cut-short.png corrupt.jpg corrupt.png \

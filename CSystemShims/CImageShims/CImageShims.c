@@ -145,6 +145,57 @@ int vgn_icc_to_srgb(VipsImage *in, VipsImage **out, const char *fallback) {
                               "intent", VIPS_INTENT_RELATIVE, NULL);
 }
 
+int vgn_copy_with_profile(VipsImage *in, VipsImage **out, const void *data, size_t length) {
+    if (vips_copy(in, out, NULL) != 0) return -1;
+    vips_image_set_blob_copy(*out, VIPS_META_ICC_NAME, data, length);
+    return 0;
+}
+
+VipsImage *vgn_image_copy_memory(VipsImage *in) {
+    VipsImage *out = vips_image_copy_memory(in);
+    if (out == NULL || out == in) return out;
+    const void *data = NULL;
+    size_t length = 0;
+    if (vips_image_get_typeof(out, VIPS_META_ICC_NAME) &&
+        vips_image_get_blob(out, VIPS_META_ICC_NAME, &data, &length) == 0 && data != NULL && length > 0) {
+        // Copied while `in`, whose loader may own the bytes, is still alive.
+        vips_image_set_blob_copy(out, VIPS_META_ICC_NAME, data, length);
+    }
+    return out;
+}
+
+int vgn_copy_without_profile(VipsImage *in, VipsImage **out) {
+    if (vips_copy(in, out, NULL) != 0) return -1;
+    vips_image_remove(*out, VIPS_META_ICC_NAME);
+    return 0;
+}
+
+int vgn_copy_keeping_only_profile(VipsImage *in, VipsImage **out) {
+    if (vips_copy(in, out, NULL) != 0) return -1;
+    gchar **fields = vips_image_get_fields(*out);
+    // Only fields of the metadata table are removed; the built-in ones (width, bands …) are not in it.
+    for (int i = 0; fields[i] != NULL; i++) {
+        if (strcmp(fields[i], VIPS_META_ICC_NAME) != 0) vips_image_remove(*out, fields[i]);
+    }
+    g_strfreev(fields);
+    return 0;
+}
+
+int vgn_profile_load(const char *name, void **data, size_t *length) {
+    VipsBlob *blob = NULL;
+    if (vips_profile_load(name, &blob, NULL) != 0) return -1;
+    if (blob == NULL) {
+        vips_error("vgn_profile_load", "no profile named %s", name);
+        return -1;
+    }
+    size_t size = 0;
+    const void *bytes = vips_blob_get(blob, &size);
+    *data = g_memdup2(bytes, size);
+    *length = size;
+    vips_area_unref(VIPS_AREA(blob));
+    return 0;
+}
+
 int vgn_flatten(VipsImage *in, VipsImage **out, double r, double g, double b) {
     double background[3] = {r, g, b};
     VipsArrayDouble *array = vips_array_double_new(background, 3);

@@ -73,11 +73,14 @@ struct ThumbnailCommand: ParsableCommand {
     @Flag(help: "Leave inputs whose output file already exists alone.")
     var skipExisting = false
 
-    @Flag(inversion: .prefixedNo, help: "Strip metadata (EXIF, XMP, ICC) from JPEG and PNG outputs (--strip, the default) or keep it (--keep-metadata).")
+    @Flag(inversion: .prefixedNo, help: "Strip metadata (EXIF, XMP, IPTC) from JPEG and PNG outputs (--strip, the default) or keep it (--keep-metadata); a profile kept by --keep-profile is written either way.")
     var strip = true
 
     @Flag(help: "Keep metadata in JPEG and PNG outputs (the same as --no-strip).")
     var keepMetadata = false
+
+    @Flag(help: "Keep the input's ICC profile and its colours as they are, instead of converting them to sRGB (the default); the profile is written even with --strip. CMYK inputs and animations are always converted.")
+    var keepProfile = false
 
     @Option(help: ArgumentHelp(
         "Make only shard K of N of the inputs, by a stable hash (FNV-1a) of each input's path relative to the folder given (or the path or URL as given): N processes with K = 0…N-1 (0-based, as Slurm's array and Kubernetes' completion indices are by default) make the whole batch between them. auto reads Slurm's SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT (less SLURM_ARRAY_TASK_MIN), or Kubernetes' JOB_COMPLETION_INDEX with --shard-count or VIGNETTE_SHARD_COUNT (Kubernetes does not tell a pod the number of completions).",
@@ -137,6 +140,7 @@ struct ThumbnailCommand: ParsableCommand {
 
         var options = ThumbnailOptions(width: size.width, height: size.height, fit: fit)
         options.blurSigma = blur ?? 0
+        options.keepProfile = keepProfile
         let plan = try operations.plan(for: options)
         let limits = DecodingLimits.untrusted
         let remote = files.contains(where: RemoteInputs.isURL)

@@ -54,6 +54,22 @@ int vgn_colourspace(VipsImage *in, VipsImage **out, int interpretation);
 /// vips_icc_transform to sRGB using the embedded profile, or the built-in `fallback` profile
 /// ("cmyk", "srgb") when the image has none.
 int vgn_icc_to_srgb(VipsImage *in, VipsImage **out, const char *fallback);
+/// vips_copy with the ICC profile `data` (`length` bytes, copied) set as "icc-profile-data": header
+/// fields may only be set on an image no one else holds.
+int vgn_copy_with_profile(VipsImage *in, VipsImage **out, const void *data, size_t length);
+/// vips_image_copy_memory, then, on a new copy, its ICC profile copied into memory the copy owns:
+/// libvips 8.14's heifload attaches the profile in memory that belongs to the loader's image
+/// (freed with it, while the copy would still point at it).
+VipsImage *vgn_image_copy_memory(VipsImage *in);
+/// vips_copy without "icc-profile-data" (vips_image_remove): for pixels whose profile no longer applies.
+int vgn_copy_without_profile(VipsImage *in, VipsImage **out);
+/// vips_copy with every metadata field removed but "icc-profile-data" (vips_image_get_fields, then
+/// vips_image_remove): libvips 8.14's savers either strip everything, the profile included, or
+/// write everything they find.
+int vgn_copy_keeping_only_profile(VipsImage *in, VipsImage **out);
+/// vips_profile_load (variadic) of a libvips built-in profile ("srgb", "cmyk", "p3"): a g_malloc'd
+/// copy of its bytes in `*data` (free with vgn_free), 0 on success.
+int vgn_profile_load(const char *name, void **data, size_t *length);
 int vgn_flatten(VipsImage *in, VipsImage **out, double r, double g, double b);
 /// vips_sharpen with `sigma` (its other parameters at libvips' defaults).
 int vgn_sharpen(VipsImage *in, VipsImage **out, double sigma);

@@ -67,7 +67,7 @@ enum DiskKeys {
         var parts = [request.effectiveImageID]
         if let t = request.thumbnail {
             parts.append("thumbnail(\(t.width)x\(t.height),\(t.fit.rawValue),\(t.crop.rawValue),\(t.allowUpscaling ? "up" : "down"),"
-                + "\(t.autoOrient ? "orient" : "raw"),\(t.kernel.rawValue),\(t.method.rawValue),\(t.useEmbeddedThumbnail ? "embedded" : "decoded"),blur \(t.blurSigma)\(t.frames == .all ? ",frames all" : ""))")
+                + "\(t.autoOrient ? "orient" : "raw"),\(t.kernel.rawValue),\(t.method.rawValue),\(t.useEmbeddedThumbnail ? "embedded" : "decoded"),blur \(t.blurSigma)\(t.frames == .all ? ",frames all" : "")\(t.keepProfile ? ",keep profile" : ""))")
         }
         parts += request.processors.map(\.identifier)
         return parts.joined(separator: "|")

@@ -82,10 +82,11 @@ extension Thumbnailer {
         return (try ImageEncoder.encode(thumbnail.animation, as: encoding, limits: limits, cancellation: cancellation), thumbnail)
     }
 
-    /// One frame brought to the thumbnail: 8-bit sRGB, resized to the box, oriented, cropped, blurred.
+    /// One frame brought to the thumbnail: 8-bit sRGB (through its ICC profile when it has one:
+    /// animations are always converted, `keepProfile` or not), resized to the box, oriented, cropped, blurred.
     private func thumbnailFrame(_ frame: Image, geometry: ThumbnailGeometry, orientation: Int) throws(ImagingError) -> Image {
         let target = geometry.resized.oriented(orientation)
-        var image = try frame.standardizedToSRGB8().resized(toWidth: target.width, height: target.height, kernel: options.kernel)
+        var image = try frame.convertedToSRGB().resized(toWidth: target.width, height: target.height, kernel: options.kernel)
         if orientation != 1 {
             image = try image.apply("vips_copy") { vgn_copy_with_orientation($0, $1, Int32(orientation)) }.autoOriented()
         }

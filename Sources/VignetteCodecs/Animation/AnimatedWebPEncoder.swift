@@ -96,9 +96,8 @@ enum AnimatedWebPEncoder {
             guard WebPPictureInit(&picture) != 0 else {
                 throw ImagingError(.encoderUnavailable, "libwebp version mismatch (WebPPictureInit)")
             }
-            var standard = try frame.standardizedToSRGB8()
-            if standard.bands < 3 { standard = try standard.converted(to: .sRGB) }
-            let rgb = try standard.pixels()
+            // Animated WebP is written without a profile: frames that carry one are converted through it.
+            let rgb = try frame.convertedToSRGB().standardizedToRGB8().pixels()
             picture.use_argb = 1
             picture.width = Int32(rgb.width)
             picture.height = Int32(rgb.height)

@@ -39,11 +39,10 @@ enum GIFEncoder {
         return try save(strip, options: options)
     }
 
-    /// 8-bit sRGB (grey expanded), alpha kept: what the GIF saver quantises.
+    /// 8-bit sRGB (grey expanded), alpha kept: what the GIF saver quantises. GIF holds no ICC
+    /// profile, so pixels that carry one are converted through it (`Image.convertedToSRGB`).
     private static func rgb(_ image: Image) throws(ImagingError) -> Image {
-        var standard = try image.standardizedToSRGB8()
-        if standard.bands < 3 { standard = try standard.converted(to: .sRGB) }
-        return standard
+        try image.convertedToSRGB().standardizedToRGB8()
     }
 
     private static func save(_ image: Image, options: GIFOptions) throws(ImagingError) -> Data {

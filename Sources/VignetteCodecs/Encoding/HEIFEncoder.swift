@@ -24,8 +24,7 @@ enum HEIFEncoder {
     static func encode(_ image: Image, codec: Codec, options: HEIFOptions) throws(ImagingError) -> Data {
         try ImageEncoder.check(options.quality, in: 0...100, "\(codec.name) quality")
         try ImageEncoder.check(options.speed, in: 0...9, "\(codec.name) speed")
-        var standard = try image.standardizedToSRGB8()
-        if standard.bands < 3 { standard = try standard.converted(to: .sRGB) }
+        let standard = try image.standardizedToRGB8()
         let pixels = try standard.pixels()
 
         guard heif_have_encoder_for_format(codec.compression) != 0 else {
@@ -45,6 +44,13 @@ enum HEIFEncoder {
 
         let heifImage = try makeImage(pixels)
         defer { heif_image_release(heifImage) }
+        if let profile = standard.iccProfile {
+            // The pixels need their profile to be read (a kept profile): written as the image's "prof" colr box.
+            let status = profile.withUnsafeBytes { raw in
+                heif_image_set_raw_color_profile(heifImage, "prof", raw.baseAddress, raw.count)
+            }
+            try ImagingError.checkHEIF(status, "heif_image_set_raw_color_profile", encoding: true)
+        }
 
         let encodingOptions = heif_encoding_options_alloc()
         defer { heif_encoding_options_free(encodingOptions) }

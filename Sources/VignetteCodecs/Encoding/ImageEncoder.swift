@@ -12,6 +12,14 @@ public enum ImageEncoder {
     /// `image` encoded as `format`. Pixels are first brought to 8-bit sRGB (or grey); JPEG, which
     /// has no alpha, gets alpha flattened onto white.
     ///
+    /// An ICC profile the image carries (`Image.iccProfile`: one a thumbnail kept with
+    /// `ThumbnailOptions.keepProfile`, or one a decoded image came with) is needed to read its
+    /// pixels, so it is written even when metadata are stripped: JPEG (APP2 segments added to
+    /// `vips_jpegsave_buffer`'s stripped output), PNG (`vips_pngsave_buffer` of a copy with only
+    /// the profile left), WebP (an ICCP chunk, libwebpmux), HEIC and AVIF
+    /// (`heif_image_set_raw_color_profile`). GIF holds no profile: its pixels are converted through
+    /// the profile to sRGB (`vips_icc_transform`) first.
+    ///
     /// The memory the encode will need (the image's pixels plus the encoder's own buffers: libwebp
     /// and libheif copy the picture into planes of their own) is checked against
     /// `limits.maxMemoryBytes` first, so a full-size AVIF of a 100-megapixel image is refused with
@@ -29,18 +37,26 @@ public enum ImageEncoder {
         case .jpeg(let options):
             try check(options.quality, in: 1...100, "JPEG quality")
             let flat = try image.standardizedToSRGB8().flattened()
-            return try save(flat, cancellation) { buffer, length in
+            let encoded = try save(flat, cancellation) { buffer, length in
                 vgn_jpegsave(flat.pointer, buffer, length, Int32(options.quality), options.progressive ? 1 : 0,
                              options.keepMetadata ? 0 : 1, options.optimizeCoding ? 1 : 0)
             }
+            guard !options.keepMetadata, let profile = flat.iccProfile else { return encoded }
+            return ProfileEmbedding.jpeg(encoded, profile: profile)
         case .png(let options):
             try check(options.compression, in: 0...9, "PNG compression")
-            let standard = try image.standardizedToSRGB8()
+            var standard = try image.standardizedToSRGB8()
+            // Stripped but with a profile: a copy with nothing else left, saved without stripping.
+            let strip = !options.keepMetadata && standard.iccProfile == nil
+            if !options.keepMetadata, !strip { standard = try standard.keepingOnlyProfile() }
             return try save(standard, cancellation) { buffer, length in
-                vgn_pngsave(standard.pointer, buffer, length, Int32(options.compression), 0, options.keepMetadata ? 0 : 1)
+                vgn_pngsave(standard.pointer, buffer, length, Int32(options.compression), 0, strip ? 1 : 0)
             }
         case .webp(let options):
-            return try WebPEncoder.encode(image.materialized(cancellation: cancellation), options: options)
+            let rgb = try image.materialized(cancellation: cancellation).standardizedToRGB8()
+            let encoded = try WebPEncoder.encode(rgb, options: options)
+            guard let profile = rgb.iccProfile else { return encoded }
+            return try ProfileEmbedding.webp(encoded, profile: profile)
         case .heic(let options):
             return try HEIFEncoder.encode(image.materialized(cancellation: cancellation), codec: .hevc, options: options)
         case .avif(let options):

@@ -77,9 +77,7 @@ enum WebPEncoder {
 
     /// 8-bit RGB or RGBA (grey expanded to RGB), as libwebp's importers take.
     private static func rgbPixels(of image: Image) throws(ImagingError) -> PixelBuffer {
-        var standard = try image.standardizedToSRGB8()
-        if standard.bands < 3 { standard = try standard.converted(to: .sRGB) }
-        return try standard.pixels()
+        try image.standardizedToRGB8().pixels()
     }
 
     static func describe(_ code: WebPEncodingError) -> String {

@@ -41,9 +41,10 @@ public final class Image: @unchecked Sendable {
     public var byteCount: Int { width * height * bands * bytesPerSample }
 
     /// Computes the pixels once and returns an image that holds them in memory
-    /// (`vips_image_copy_memory`). Errors in lazy decoding (a truncated file) surface here.
+    /// (`vips_image_copy_memory`), its ICC profile, if any, in memory of its own. Errors in lazy
+    /// decoding (a truncated file) surface here.
     public func materialized() throws(ImagingError) -> Image {
-        guard let copy = vips_image_copy_memory(pointer) else {
+        guard let copy = vgn_image_copy_memory(pointer) else {
             throw VipsErrors.decodingError()
         }
         return Image(owning: copy)

@@ -50,6 +50,16 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
     /// as WebP or GIF (`Thumbnailer.encodedThumbnail`, see `Thumbnailer.animatedThumbnail`);
     /// `.first` (the default) makes a still of the first frame.
     public var frames: FrameSelection = .first
+    /// Whether the thumbnail keeps the source's ICC profile, its pixels left in the source's colour
+    /// space (the profile goes with them into the output, even when metadata are stripped). When
+    /// false, the default, an image with a profile is converted through it to sRGB
+    /// (`vips_icc_transform` to libvips' built-in sRGB profile, relative colorimetric intent) and
+    /// comes out without a profile. CMYK sources always become sRGB (thumbnail formats hold RGB):
+    /// through their profile, or libvips' built-in CMYK profile when they have none. Animations
+    /// are always converted, and so is a GIF output, which holds no profile. With the profile
+    /// kept, steps after the thumbnail that take a colour (a background to flatten onto or extend
+    /// with) apply it to the kept pixels as it is, in the source's colour space.
+    public var keepProfile = false
 
     /// Options for a `width` × `height` box; the others have the defaults their properties describe.
     public init(

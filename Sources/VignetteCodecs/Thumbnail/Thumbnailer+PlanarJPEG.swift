@@ -22,7 +22,10 @@ internal import CVips
 /// "Profile").
 ///
 /// It takes what it does exactly as the other routes would: baseline or progressive JPEGs in
-/// Y/Cb/Cr or greyscale with no ICC profile, Lanczos 3, a reduction. Anything it cannot do — and
+/// Y/Cb/Cr or greyscale with no ICC profile, Lanczos 3, a reduction. A JPEG with a profile, in
+/// either colour mode (`ThumbnailOptions.keepProfile`), takes the shrink-on-load route, which
+/// converts through the profile or keeps it (`Thumbnailer.colourManaged`); the planes, encoded by
+/// libjpeg-turbo, would carry neither. Anything it cannot do — and
 /// any decoding error or libjpeg warning (a truncated or damaged file), since TurboJPEG stops at the
 /// first — falls back to the shrink-on-load route, which gives the canonical errors and `FailOn`
 /// behaviour. Sources above `maximumSourcePixels` stay with libvips, whose decode can be cancelled

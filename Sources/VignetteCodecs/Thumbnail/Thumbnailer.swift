@@ -134,11 +134,12 @@ public struct Thumbnailer: Sendable {
             }
             let finished = try finish(
                 image, geometry: geometry, orientation: embedded.kind == .exif ? orientation : 1,
-                data: data, cancellation: cancellation)
+                data: data, cancellation: cancellation, sourceProfile: Self.profileInherited(by: image, from: header))
             return Thumbnail(image: finished, source: info, route: .embeddedThumbnail(kind: embedded.kind.rawValue))
         }
         if options.method == .vipsThumbnail {
-            return Thumbnail(image: try vipsThumbnail(source: source, geometry: geometry), source: info, route: .vipsThumbnail)
+            let image = try vipsThumbnail(source: source, geometry: geometry, cmyk: header.interpretation == VIPS_INTERPRETATION_CMYK)
+            return Thumbnail(image: image, source: info, route: .vipsThumbnail)
         }
         let route = plan.loadOptions.isEmpty ? ThumbnailRoute.fullDecode : .shrinkOnLoad(scale: plan.scale)
         if let planar = try planarJPEGThumbnail(
@@ -152,12 +153,17 @@ public struct Thumbnailer: Sendable {
         return Thumbnail(image: finished, source: info, route: route)
     }
 
-    /// Colour to 8-bit sRGB, resize, orient, crop.
+    /// To 8-bit, resize, orient, crop, then colour as `options.keepProfile` says (`colourManaged`).
+    /// `sourceProfile` is the profile of the image an embedded thumbnail stands for, used when the
+    /// thumbnail has none of its own.
     private func finish(
-        _ decoded: Image, geometry: ThumbnailGeometry, orientation: Int, data: Data, cancellation: ImagingCancellation?
+        _ decoded: Image, geometry: ThumbnailGeometry, orientation: Int, data: Data, cancellation: ImagingCancellation?,
+        sourceProfile: Data? = nil
     ) throws(ImagingError) -> Image {
         let target = geometry.resized.oriented(orientation)
         var image = try decoded.standardizedToSRGB8()
+        // Read before the resize: Vignette's own reducer makes an image without metadata.
+        let profile = image.iccProfile ?? sourceProfile
         if resampler == .automatic, options.kernel == .lanczos3,
             LanczosReducer.applies(to: image, width: target.width, height: target.height)
         {
@@ -170,7 +176,7 @@ public struct Thumbnailer: Sendable {
         } else {
             image = try image.resized(toWidth: target.width, height: target.height, kernel: options.kernel)
         }
-        return try finishResized(image, geometry: geometry, orientation: orientation)
+        return try colourManaged(finishResized(image, geometry: geometry, orientation: orientation), profile: profile)
     }
 
     /// Orient, crop and blur a thumbnail already resized to `geometry.resized` (in stored orientation).
@@ -211,8 +217,10 @@ public struct Thumbnailer: Sendable {
 
     /// libvips' `vips_thumbnail_source` (its decode was checked by `DecodePlan.vipsThumbnail`),
     /// brought to the contract's exact size: libvips rounds differently on lopsided images, and
-    /// its forced size (`fill`) would upscale.
-    private func vipsThumbnail(source: LoadedSource, geometry: ThumbnailGeometry) throws(ImagingError) -> Image {
+    /// its forced size (`fill`) would upscale. Colour is Vignette's, as on the other routes
+    /// (`colourManaged`): libvips 8.14 converts CMYK to sRGB itself but leaves the CMYK profile on
+    /// the result, so that profile is taken off a `cmyk` source's thumbnail.
+    private func vipsThumbnail(source: LoadedSource, geometry: ThumbnailGeometry, cmyk: Bool) throws(ImagingError) -> Image {
         var size: VipsSize
         switch (geometry.fit, options.allowUpscaling) {
         case (.fill, _): size = VIPS_SIZE_FORCE
@@ -240,6 +248,8 @@ public struct Thumbnailer: Sendable {
             throw error.kind == .unsupportedFormat ? ImagingError(.corruptData, error.message) : error
         }
         var image = try Image(owning: out).standardizedToSRGB8()
+        if cmyk { image = try image.withoutProfile() }
+        let profile = image.iccProfile
         if edgeCrop {
             if image.width != geometry.resized.width || image.height != geometry.resized.height {
                 image = try image.resized(toWidth: geometry.resized.width, height: geometry.resized.height, kernel: options.kernel)
@@ -249,7 +259,7 @@ public struct Thumbnailer: Sendable {
         if image.width != geometry.output.width || image.height != geometry.output.height {
             image = try image.resized(toWidth: geometry.output.width, height: geometry.output.height, kernel: options.kernel)
         }
-        return try image.blurred(sigma: options.blurSigma)
+        return try colourManaged(image.blurred(sigma: options.blurSigma), profile: profile)
     }
 }
 

@@ -110,6 +110,7 @@ struct ImageURLReader: Sendable {
             width: max(1, width), height: max(1, height), fit: fit,
             crop: options.gravity.cropAnchor, allowUpscaling: options.enlarge))
         thumbnail.blurSigma = options.blur
+        thumbnail.keepProfile = !options.stripColorProfile
         // As imgproxy: an animated GIF or WebP stays animated when written as WebP or GIF.
         thumbnail.frames = .all
         let processors = operations.processors(extendingTo: PixelSize(width: boxWidth, height: boxHeight))

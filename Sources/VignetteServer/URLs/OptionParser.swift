@@ -70,6 +70,9 @@ struct OptionParser: Sendable {
         case "strip_metadata", "sm":
             try arity(1...1)
             options.stripMetadata = try flag(args[0], option)
+        case "strip_color_profile", "scp":
+            try arity(1...1)
+            options.stripColorProfile = try flag(args[0], option)
         case "cachebuster", "cb":
             try arity(1...1)
             options.cacheBuster = String(args[0])

@@ -56,6 +56,10 @@ public struct ProcessingOptions: Sendable, Equatable {
     public var dpr: Double = 1
     /// Whether metadata is left out of the output (imgproxy's default: yes).
     public var stripMetadata = true
+    /// Whether an embedded ICC profile is converted to sRGB and left out (`strip_color_profile`,
+    /// `scp`; imgproxy's default: yes); false keeps the profile and the source's colours as they
+    /// are (`ThumbnailOptions.keepProfile`).
+    public var stripColorProfile = true
     /// Changes the URL (and the result's key) without changing the image.
     public var cacheBuster: String?
 

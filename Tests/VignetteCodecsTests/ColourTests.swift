@@ -1,0 +1,236 @@
+import Foundation
+import Testing
+@testable import VignetteCodecs
+
+/// Colour (issue 13, item 3): images with ICC profiles come out as sRGB with the colours their
+/// profile means, within CIE76 ΔE 3 on average of littleCMS' conversion (`ColourReference`);
+/// `keepProfile` keeps the profile, and its bytes reach every output format; every route handles
+/// colour alike. The ΔE figures are printed: `.build/debug/VignettePackageTests.xctest
+/// --testing-library swift-testing --filter ColourTests 2>&1 | grep ΔE`.
+@Suite("Colour: ICC profiles to sRGB, kept profiles")
+struct ColourTests {
+    /// A source image: a fixture (always there) or a corpus file (skipped when the corpus is absent).
+    struct Case: CustomTestStringConvertible, Sendable {
+        let file: String
+        let corpus: Bool
+        var url: URL { corpus ? TestFiles.corpusFile(file) : TestFiles.fixture(file) }
+        var testDescription: String { corpus ? "corpus/\(file)" : file }
+        var available: Bool { FileManager.default.fileExists(atPath: url.path) }
+    }
+
+    static let fixtureCases = [
+        "adobergb.jpg", "p3-alpha.png", "prophoto16.png", "cmyk-alpha.tif", "cmyk.jpg", "grey-alpha.png", "rgb16.png",
+    ].map { Case(file: $0, corpus: false) }
+    static let corpusCases = [
+        "p3.png", "prophoto.png", "Channel_digital_image_CMYK_color.jpg", "Channel_digital_image_CMYK_color_no_profile.jpg",
+        "fogra-0-100-100-0.tif", "tifftag-photoshop.tiff", "tbgn2c16.png", "Flag_of_the_Netherlands-16bit.png",
+        "bggn4a16.png", "bgbn4a08.png",
+    ].map { Case(file: $0, corpus: true) }
+
+    /// littleCMS' sRGB colours of `raw`'s pixels at `indices`: through `profile`, or the one assumed
+    /// without it (sRGB for RGB and grey, libvips' built-in CMYK profile for CMYK).
+    static func reference(_ raw: ColourReference.RawImage, profile: Data?, at indices: [Int]) throws -> [[Double]] {
+        let cmyk = raw.interpretation == "cmyk"
+        let sixteen = raw.interpretation == "rgb16" || raw.interpretation == "grey16"
+        let scale = sixteen ? 255.0 / 65535.0 : 1
+        let grey = !cmyk && raw.bands <= 2
+        var assumed = profile
+        if cmyk, assumed == nil { assumed = try BuiltInProfile.cmyk.data() }
+        let profileURL = try assumed.map(ColourReference.profileFile)
+        defer { if let profileURL { try? FileManager.default.removeItem(at: profileURL) } }
+        let colours: [[Double]] = indices.map { index in
+            let pixel = Array(raw.pixel(index))
+            if cmyk { return pixel.prefix(4).map { $0 / 255 * 100 } }
+            // Grey with no profile is taken as sRGB grey: R = G = B.
+            if grey { return profile == nil ? Array(repeating: pixel[0] * scale, count: 3) : [pixel[0] * scale] }
+            return pixel.prefix(3).map { $0 * scale }
+        }
+        return try ColourReference.transicc(colours, profile: profileURL)
+    }
+
+    static func checkAgainstLittleCMS(_ source: Case) throws {
+        let data = try Data(contentsOf: source.url)
+        let raw = try ColourReference.raw(source.url)
+        let profile = try ImageDecoder().decode(data).iccProfile
+        // A box as big as the image: nothing is resized, every pixel can be compared.
+        let box = max(raw.width, raw.height)
+        let thumbnail = try Thumbnailer(options: ThumbnailOptions(width: box, height: box)).thumbnail(data)
+        #expect(thumbnail.image.width == raw.width && thumbnail.image.height == raw.height)
+        #expect(thumbnail.image.iccProfile == nil, "a converted thumbnail carries no profile")
+        let indices = ColourReference.sample(raw.width * raw.height)
+        let expected = try reference(raw, profile: profile, at: indices)
+        let distance = try ColourReference.deltaE(of: thumbnail.image, reference: expected, at: indices)
+        print("ΔE76 \(source.testDescription) (\(raw.interpretation), \(profile.map { "\($0.count)-byte profile" } ?? "no profile")):"
+            + " mean \(String(format: "%.2f", distance.mean)), max \(String(format: "%.2f", distance.max)) over \(indices.count) pixels")
+        #expect(distance.mean <= 3, "mean ΔE \(distance.mean) of \(source.testDescription) against transicc")
+    }
+
+    @Test("fixtures (Adobe RGB, P3 + alpha, 16-bit ProPhoto, CMYK + alpha, CMYK, grey + alpha, 16-bit) match littleCMS within ΔE 3",
+          arguments: fixtureCases)
+    func fixtures(_ source: Case) throws {
+        try Self.checkAgainstLittleCMS(source)
+    }
+
+    @Test("corpus images (P3, ProPhoto, CMYK with and without a profile, CMYK TIFF, 16-bit, grey + alpha) match littleCMS within ΔE 3",
+          .enabled(if: TestFiles.corpusAvailable, "../shared/corpus is not there"), arguments: corpusCases)
+    func corpus(_ source: Case) throws {
+        try #require(source.available, "\(source.file) is missing from ../shared/corpus")
+        try Self.checkAgainstLittleCMS(source)
+    }
+
+    /// How a thumbnail is made, for the route comparisons.
+    enum Route: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case shrinkOnLoad, vipsThumbnail, libvipsResize, embedded
+        var testDescription: String { rawValue }
+
+        func thumbnailer(keepProfile: Bool) -> Thumbnailer {
+            var options = ThumbnailOptions(width: 120, height: 120)
+            if self == .vipsThumbnail { options.method = .vipsThumbnail }
+            options.keepProfile = keepProfile
+            var thumbnailer = Thumbnailer(options: options)
+            if self == .libvipsResize { thumbnailer.resampler = .libvips }
+            return thumbnailer
+        }
+    }
+
+    /// exif-thumbnail.jpg (with a 160x120 EXIF thumbnail) given adobergb.jpg's Adobe RGB profile:
+    /// its EXIF thumbnail, which has no profile of its own, is read with the main image's.
+    static func adobeRGBWithExifThumbnail() throws -> Data {
+        let profile = try #require(try ImageDecoder().decode(Data(contentsOf: TestFiles.fixture("adobergb.jpg"))).iccProfile)
+        return ProfileEmbedding.jpeg(try Data(contentsOf: TestFiles.fixture("exif-thumbnail.jpg")), profile: profile)
+    }
+
+    @Test("every route converts alike: its sRGB thumbnail is littleCMS' conversion of its kept-profile one",
+          arguments: Route.allCases, ["adobergb.jpg", "p3-alpha.png", "prophoto16.png"])
+    func routes(_ route: Route, file: String) throws {
+        if route == .embedded, file != "adobergb.jpg" { return }
+        let data = route == .embedded ? try Self.adobeRGBWithExifThumbnail() : try Data(contentsOf: TestFiles.fixture(file))
+        let profile = try #require(try ImageDecoder().decode(data).iccProfile)
+        let converted = try route.thumbnailer(keepProfile: false).thumbnail(data)
+        let kept = try route.thumbnailer(keepProfile: true).thumbnail(data)
+        if route == .embedded {
+            #expect(converted.route == .embeddedThumbnail(kind: "exif") && kept.route == converted.route)
+        }
+        #expect(converted.image.iccProfile == nil)
+        #expect(kept.image.iccProfile == profile, "the kept thumbnail carries the source's profile")
+        #expect(converted.image.width == kept.image.width && converted.image.height == kept.image.height)
+
+        let keptPixels = try kept.image.pixels()
+        let raw = ColourReference.RawImage(
+            width: keptPixels.width, height: keptPixels.height, bands: keptPixels.bands, interpretation: "srgb",
+            samples: keptPixels.bytes.map(Double.init))
+        let indices = Array(0..<(raw.width * raw.height))
+        let expected = try Self.reference(raw, profile: profile, at: indices)
+        let distance = try ColourReference.deltaE(of: converted.image, reference: expected, at: indices)
+        // Not a vacuous match: the kept pixels, read as sRGB, are visibly off.
+        let unmanaged = try ColourReference.deltaE(
+            of: kept.image, reference: try Self.reference(raw, profile: nil, at: indices), at: indices)
+        let converse = try ColourReference.deltaE(of: kept.image, reference: expected, at: indices)
+        print("ΔE76 route \(route) \(file): mean \(String(format: "%.2f", distance.mean)) (the kept pixels read as sRGB: \(String(format: "%.2f", converse.mean)))")
+        #expect(distance.mean <= 3, "mean ΔE \(distance.mean) on the \(route) route")
+        #expect(unmanaged.mean < 0.5 && converse.mean > 1, "the profile changes the colours of \(file)")
+    }
+
+    @Test("CMYK becomes sRGB without a profile on every route, kept profile or not, and the routes agree",
+          arguments: ["cmyk.jpg", "cmyk-alpha.tif"])
+    func cmykRoutes(file: String) throws {
+        let data = try Data(contentsOf: TestFiles.fixture(file))
+        let ours = try Route.shrinkOnLoad.thumbnailer(keepProfile: false).thumbnail(data).image
+        for route in [Route.vipsThumbnail, .libvipsResize] {
+            for keep in [false, true] {
+                let image = try route.thumbnailer(keepProfile: keep).thumbnail(data).image
+                #expect(image.iccProfile == nil && image.bands == ours.bands, "\(route), keepProfile \(keep)")
+                #expect(image.width == ours.width && image.height == ours.height)
+                let reference = try ours.pixels()
+                let colours = stride(from: 0, to: reference.bytes.count, by: reference.bands).map { base in
+                    (0..<3).map { Double(reference.bytes[base + $0]) }
+                }
+                let distance = try ColourReference.deltaE(of: image, reference: colours, at: Array(colours.indices))
+                #expect(distance.mean <= 3, "\(route): mean ΔE \(distance.mean) from the shrink-on-load route")
+            }
+        }
+    }
+
+    @Test("a kept profile is written into JPEG, PNG, WebP, AVIF and HEIC outputs, metadata stripped or not; a converted thumbnail gets none",
+          arguments: ["adobergb.jpg", "p3-alpha.png", "prophoto16.png"])
+    func keptProfileIsWritten(file: String) throws {
+        let data = try Data(contentsOf: TestFiles.fixture(file))
+        let profile = try #require(try ImageDecoder().decode(data).iccProfile)
+        let formats: [EncodingFormat] = [
+            .jpeg(JPEGOptions()), .jpeg(JPEGOptions(keepMetadata: true)), .png(PNGOptions()), .png(PNGOptions(keepMetadata: true)),
+            .webp(WebPOptions()), .avif(HEIFOptions()), .heic(HEIFOptions()),
+        ]
+        for format in formats {
+            var options = ThumbnailOptions(width: 64, height: 64)
+            options.keepProfile = true
+            let kept = try ImageDecoder().decode(try Thumbnailer(options: options).encodedThumbnail(data, as: format).data)
+            #expect(kept.iccProfile == profile, "\(format): the source's profile, byte for byte")
+            if case .png(let png) = format, !png.keepMetadata {
+                #expect(kept.blob(named: "exif-data") == nil && kept.blob(named: "xmp-data") == nil, "stripped but for the profile")
+            }
+            options.keepProfile = false
+            let converted = try ImageDecoder().decode(try Thumbnailer(options: options).encodedThumbnail(data, as: format).data)
+            if case .jpeg(let jpeg) = format, jpeg.keepMetadata { continue }
+            if case .png(let png) = format, png.keepMetadata { continue }
+            #expect(converted.iccProfile == nil, "\(format): no profile once converted to sRGB")
+        }
+    }
+
+    @Test("a GIF, which holds no profile, of a kept-profile thumbnail is converted to sRGB")
+    func gifConverts() throws {
+        let data = try Data(contentsOf: TestFiles.fixture("p3-alpha.png"))
+        var options = ThumbnailOptions(width: 64, height: 64)
+        let converted = try Thumbnailer(options: options).thumbnail(data).image
+        options.keepProfile = true
+        let gif = try Thumbnailer(options: options).encodedThumbnail(data, as: .gif(GIFOptions())).data
+        let decoded = try ImageDecoder().decode(gif)
+        let reference = try converted.pixels()
+        let colours = stride(from: 0, to: reference.bytes.count, by: reference.bands).map { base in
+            (0..<3).map { Double(reference.bytes[base + $0]) }
+        }
+        // GIF quantises to 256 colours: a looser bound, but the unconverted P3 values would be further off.
+        let distance = try ColourReference.deltaE(of: decoded, reference: colours, at: Array(colours.indices))
+        #expect(distance.mean <= 4, "mean ΔE \(distance.mean) from the sRGB thumbnail")
+    }
+
+    @Test("resizing a decoded image to fit (the resize processor, previews) handles colour as the thumbnailer does")
+    func resizedToFit() throws {
+        let data = try Data(contentsOf: TestFiles.fixture("adobergb.jpg"))
+        let decoded = try ImageDecoder().decode(data)
+        var options = ThumbnailOptions(width: 64, height: 64)
+        let fitted = try decoded.resized(toFit: options)
+        #expect(fitted.iccProfile == nil)
+        let thumbnail = try Thumbnailer(options: options).thumbnail(data).image
+        let reference = try thumbnail.pixels()
+        let colours = stride(from: 0, to: reference.bytes.count, by: reference.bands).map { base in
+            (0..<3).map { Double(reference.bytes[base + $0]) }
+        }
+        let distance = try ColourReference.deltaE(of: fitted, reference: colours, at: Array(colours.indices))
+        #expect(distance.mean <= 1.5, "mean ΔE \(distance.mean) from the thumbnailer's")
+        options.keepProfile = true
+        #expect(try decoded.resized(toFit: options).iccProfile == decoded.iccProfile)
+    }
+
+    @Test("a profile longer than one JPEG segment is split over numbered APP2 segments that libjpeg reads back whole")
+    func longProfileSegments() throws {
+        let profile = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
+        let jpeg = ProfileEmbedding.jpeg(try Data(contentsOf: TestFiles.fixture("baseline.jpg")), profile: profile)
+        let decoded = try ImageDecoder().decode(jpeg)
+        #expect(decoded.iccProfile == profile)
+        #expect(decoded.width == 640 && decoded.height == 480)
+    }
+
+    @Test("the planar JPEG route takes no JPEG with a profile, in either colour mode; it still takes one without")
+    func planarGate() throws {
+        let withProfile = try Data(contentsOf: TestFiles.fixture("adobergb.jpg"))
+        let without = try Data(contentsOf: TestFiles.fixture("baseline.jpg"))
+        for keep in [false, true] {
+            var options = ThumbnailOptions(width: 100, height: 100)
+            options.keepProfile = keep
+            let thumbnailer = Thumbnailer(options: options)
+            let jpeg = EncodingFormat.jpeg(JPEGOptions())
+            #expect(try thumbnailer.lazyThumbnail(withProfile) { _ in jpeg }.planes == nil)
+            #expect(try thumbnailer.lazyThumbnail(without) { _ in jpeg }.planes != nil)
+        }
+    }
+}
