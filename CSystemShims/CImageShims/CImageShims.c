@@ -154,6 +154,10 @@ int vgn_copy_with_profile(VipsImage *in, VipsImage **out, const void *data, size
 VipsImage *vgn_image_copy_memory(VipsImage *in) {
     VipsImage *out = vips_image_copy_memory(in);
     if (out == NULL || out == in) return out;
+    // vips_image_write gave the copy `in`'s progress_signal, a pointer without a reference: once
+    // `in` (or the image a cancellation watch set it to) is freed, any later evaluation of an
+    // image made from the copy would signal a freed object. The copy reports no progress.
+    out->progress_signal = NULL;
     const void *data = NULL;
     size_t length = 0;
     if (vips_image_get_typeof(out, VIPS_META_ICC_NAME) &&
@@ -349,6 +353,9 @@ unsigned long vgn_cancel_watch(VipsImage *image, int *flag) {
 
 void vgn_cancel_unwatch(VipsImage *image, unsigned long handler) {
     g_signal_handler_disconnect(image, handler);
+    // Images made from `image` from now on would copy its progress_signal (itself, unreferenced)
+    // and could outlive it.
+    vips_image_set_progress(image, FALSE);
 }
 
 int vgn_sharpen(VipsImage *in, VipsImage **out, double sigma) {
