@@ -49,7 +49,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Connect and command timeout for --redis, in milliseconds; default 50 (env VIGNETTE_REDIS_TIMEOUT).", valueName: "MS"))
     var redisTimeout: Int?
 
-    @Option(help: ArgumentHelp("Images processed at once; default: the CPU quota (env VIGNETTE_MAX_CONCURRENCY).", valueName: "N"))
+    @Option(help: ArgumentHelp("Requests with work under way at once; default: twice the CPU quota, of which at most the quota are decoded at a time (env VIGNETTE_MAX_CONCURRENCY).", valueName: "N"))
     var maxConcurrency: Int?
 
     @Option(name: .customLong("preset"), help: ArgumentHelp("A named preset, NAME=OPTIONS; repeatable, e.g. thumb=rs:fill:200:200/q:70 (env VIGNETTE_PRESET, comma-separated).", valueName: "NAME=OPTIONS"))

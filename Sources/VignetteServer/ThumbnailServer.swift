@@ -16,7 +16,7 @@ import VignetteRedis
 /// Every image request goes through one `ImagePipeline` (equal concurrent requests share one
 /// source fetch, one decode and one encode; results are cached in memory as encoded bytes, on
 /// disk when a cache folder is configured, and on Redis, shared between instances, when one is) behind an `Admission` (at most
-/// `maxConcurrentRequests` in processing, `maxWaitingRequests` waiting, 503 past that).
+/// `maxConcurrentRequests` with work under way, `maxWaitingRequests` waiting, 503 past that).
 public final class ThumbnailServer: Sendable {
     /// What it was made with.
     public let configuration: ServerConfiguration
