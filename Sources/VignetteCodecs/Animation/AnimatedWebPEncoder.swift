@@ -99,17 +99,7 @@ enum AnimatedWebPEncoder {
             // Animated WebP is written without a profile: frames that carry one are converted through it.
             let rgb = try frame.convertedToSRGB().standardizedToRGB8().pixels()
             picture.use_argb = 1
-            picture.width = Int32(rgb.width)
-            picture.height = Int32(rgb.height)
-            let imported = rgb.bytes.withUnsafeBufferPointer { buffer -> Int32 in
-                guard let base = buffer.baseAddress else { return 0 }
-                let stride = Int32(rgb.width * rgb.bands)
-                return rgb.bands == 4
-                    ? WebPPictureImportRGBA(&picture, base, stride) : WebPPictureImportRGB(&picture, base, stride)
-            }
-            guard imported != 0 else {
-                throw ImagingError(.operationFailed, "WebPPictureImport failed: \(WebPEncoder.describe(picture.error_code))")
-            }
+            try WebPEncoder.importPixels(rgb, into: &picture)
         }
 
         deinit { WebPPictureFree(&picture) }

@@ -49,17 +49,7 @@ enum WebPEncoder {
         }
         defer { WebPPictureFree(&picture) }
         picture.use_argb = options.lossless ? 1 : 0
-        picture.width = Int32(rgb.width)
-        picture.height = Int32(rgb.height)
-        let imported = rgb.bytes.withUnsafeBufferPointer { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return 0 }
-            let stride = Int32(rgb.width * rgb.bands)
-            return rgb.bands == 4
-                ? WebPPictureImportRGBA(&picture, base, stride) : WebPPictureImportRGB(&picture, base, stride)
-        }
-        guard imported != 0 else {
-            throw ImagingError(.operationFailed, "WebPPictureImport failed: \(describe(picture.error_code))")
-        }
+        try importPixels(rgb, into: &picture)
 
         var writer = WebPMemoryWriter()
         WebPMemoryWriterInit(&writer)
@@ -78,6 +68,22 @@ enum WebPEncoder {
     /// 8-bit RGB or RGBA (grey expanded to RGB), as libwebp's importers take.
     private static func rgbPixels(of image: Image) throws(ImagingError) -> PixelBuffer {
         try image.standardizedToRGB8().pixels()
+    }
+
+    /// Sizes `picture` to `rgb` and copies its RGB or RGBA pixels in (`WebPPictureImportRGB`,
+    /// `WebPPictureImportRGBA`), as ARGB or YUV as `picture.use_argb` says.
+    static func importPixels(_ rgb: PixelBuffer, into picture: inout WebPPicture) throws(ImagingError) {
+        picture.width = Int32(rgb.width)
+        picture.height = Int32(rgb.height)
+        let imported = rgb.bytes.withUnsafeBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return 0 }
+            let stride = Int32(rgb.width * rgb.bands)
+            return rgb.bands == 4
+                ? WebPPictureImportRGBA(&picture, base, stride) : WebPPictureImportRGB(&picture, base, stride)
+        }
+        guard imported != 0 else {
+            throw ImagingError(.operationFailed, "WebPPictureImport failed: \(describe(picture.error_code))")
+        }
     }
 
     static func describe(_ code: WebPEncodingError) -> String {
