@@ -43,7 +43,7 @@ test: install-deps
 	@if command -v python3 >/dev/null; then python3 Scripts/undocumented.py Sources/Vignette Sources/VignetteCodecs Sources/VignetteHTTP Sources/VignetteServer Sources/VignetteRedis; fi
 	$(SWIFT) build --build-tests
 	Scripts/fuzz.sh --replay
-	$(SWIFT) test --skip-build --parallel
+	SWIFT=$(SWIFT) Scripts/run-tests.sh
 
 # libFuzzer targets (Fuzz/Sources) for FUZZ_SECONDS each (default 300), FUZZ_JOBS at a time (2);
 # findings go to .fuzz/findings/ and make it fail. fuzz-smoke replays the seeds and regressions once.

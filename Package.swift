@@ -91,11 +91,11 @@ let package = Package(
             name: "FuzzHTTPHeaders",
             dependencies: ["FuzzSupport", "VignetteHTTP", .product(name: "NIOHTTP1", package: "swift-nio")],
             path: "Fuzz/Sources/FuzzHTTPHeaders"),
-        .testTarget(name: "VignetteCodecsTests", dependencies: ["VignetteCodecs"]),
+        .testTarget(name: "VignetteCodecsTests", dependencies: ["VignetteCodecs", "ChildProcess"]),
         .testTarget(
             name: "VignetteTests",
             dependencies: [
-                "Vignette", "DataCacheWriter", .product(name: "Logging", package: "swift-log"),
+                "Vignette", "DataCacheWriter", "ChildProcess", .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
         // A child process for the disk-cache crash test: writes entries until it is killed.
@@ -124,11 +124,14 @@ let package = Package(
                 "VignetteRedis", "RedisTestServer", .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
         // A redis-server of the tests' own on 127.0.0.1 (a free port), started and stopped by them.
-        .target(name: "RedisTestServer", path: "Tests/RedisTestServer"),
+        .target(name: "RedisTestServer", dependencies: ["ChildProcess"], path: "Tests/RedisTestServer"),
+        // Child processes for the tests: posix_spawn with no inherited descriptors, ended by waitid,
+        // collected and time-limited on a thread of their own (not Foundation's Process).
+        .target(name: "ChildProcess", path: "Tests/ChildProcess"),
         .testTarget(
             name: "VignetteCLITests",
             dependencies: [
-                "VignetteCodecs", "VignetteCLI", "LoopbackHTTPServer", "RedisTestServer",
+                "VignetteCodecs", "VignetteCLI", "LoopbackHTTPServer", "RedisTestServer", "ChildProcess",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         // An HTTP/1.1 server on 127.0.0.1 for the tests: ranges, validators, stalls, cut-offs, dribbling.

@@ -146,20 +146,21 @@ struct ThumbnailCommand: ParsableCommand {
         let remote = files.contains(where: RemoteInputs.isURL)
             ? try RemoteInputs(folder: cache.map { $0 + "/originals" }, limits: limits) : nil
         defer { remote?.finish() }
+        // Biggest files first: with several jobs, a large image last would leave the others idle.
+        let order = files.indices.sorted { OutputFile.size(files[$0]) > OutputFile.size(files[$1]) }
+        let inOrder = order.map { files[$0] }
+        let claims = OutputClaims(inputs: inOrder, stems: order.map { stems[$0] })
         let job = ThumbnailJob(
             pipeline: try ThumbnailCommand.pipeline(jobs: jobCount, cache: cache, limits: limits),
             plan: plan, format: format, alphaFormat: alphaFormat, quality: quality,
             keepMetadata: keepMetadata || !strip, folder: out, template: name,
-            skipExisting: skipExisting, claims: OutputClaims(), remote: remote, keysDownloadsByContent: cache != nil,
+            skipExisting: skipExisting, claims: claims, remote: remote, keysDownloadsByContent: cache != nil,
             placeholder: placeholder, frames: frames)
 
         let progress = ProgressBar(total: files.count)
         for problem in problems { progress.line(Console.failureLine(problem.input, problem.reason)) }
         let interrupt = Interrupt(onInterrupt: { remote?.stopDownloads() })
         interrupt.install()
-        // Biggest files first: with several jobs, a large image last would leave the others idle.
-        let order = files.indices.sorted { OutputFile.size(files[$0]) > OutputFile.size(files[$1]) }
-        let inOrder = order.map { files[$0] }
         // One lane more than the pipeline's decoding slots (`jobCount`): while a lane hands its
         // image from thread to thread, reads its input or writes its output, the spare lane's image
         // is already waiting for the free slot, so no core idles between images.
@@ -175,6 +176,7 @@ struct ThumbnailCommand: ParsableCommand {
                 progress.line(Console.failureLine(files[index], reason))
                 result = .failed(reason)
             }
+            claims.settle(files[index])
             if case .failed = result { progress.advance(failed: true) } else { progress.advance(failed: false) }
             return (index, ThumbnailReport.Entry(input: files[index], result: result, milliseconds: (ContinuousClock.now - started).milliseconds))
         }

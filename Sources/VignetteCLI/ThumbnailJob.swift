@@ -3,6 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import Vignette
 
 /// Makes one input's thumbnail file through the run's `ImagePipeline`: the encoded thumbnail comes
@@ -116,15 +119,48 @@ struct ThumbnailJob: Sendable {
 }
 
 /// Output paths already taken in this run, so that no input overwrites another's output.
+///
+/// Inputs that could want the same path (the same `{name}`: the template always has it) settle it
+/// in the order the run takes them, whatever order their work ends in: an input claiming a path
+/// first waits until every earlier input of its name has claimed one or failed. Then the same
+/// input wins with one lane or several, sharded or not; inputs of other names never wait.
 final class OutputClaims: Sendable {
-    private let taken = Locked<[String: String]>([:])
+    private struct State {
+        var taken: [String: String] = [:]
+        var settled: Set<String> = []
+    }
+
+    private let state = Locked(State())
+    /// For each input, the inputs of its name the run takes before it.
+    private let earlierRivals: [String: [String]]
+
+    /// Claims for a run that takes `inputs` in this order, named by `stems` (one for each).
+    init(inputs: [String], stems: [String]) {
+        var seen: [String: [String]] = [:], rivals: [String: [String]] = [:]
+        for (input, stem) in zip(inputs, stems) where rivals[input] == nil {
+            rivals[input] = seen[stem] ?? []
+            seen[stem, default: []].append(input)
+        }
+        earlierRivals = rivals
+    }
 
     /// nil when `output` was free (it is now `input`'s), else the input that has it.
     func claim(_ output: String, for input: String) -> String? {
-        taken.withLock { taken in
-            if let earlier = taken[output] { return earlier }
-            taken[output] = input
+        let rivals = earlierRivals[input] ?? []
+        // Rare (two inputs of one name in one run) and short (the earlier one's own work): polled.
+        while !rivals.isEmpty, !state.withLock({ state in rivals.allSatisfy(state.settled.contains) }) {
+            usleep(1_000)
+        }
+        return state.withLock { state in
+            state.settled.insert(input)
+            if let earlier = state.taken[output] { return earlier }
+            state.taken[output] = input
             return nil
         }
+    }
+
+    /// `input` is done, with or without a claim: the inputs of its name after it may go on.
+    func settle(_ input: String) {
+        state.withLock { _ = $0.settled.insert(input) }
     }
 }

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -14,7 +15,7 @@ public final class RedisTestServer: @unchecked Sendable {
     public let port: Int
     /// The password it requires; nil for none.
     public let password: String?
-    private var process: pid_t?
+    private var process: ChildProcess?
 
     /// Why a server could not be started.
     public struct Failure: Error, CustomStringConvertible {
@@ -51,18 +52,14 @@ public final class RedisTestServer: @unchecked Sendable {
 
     /// Stops the server (SIGTERM, then SIGKILL after 5 s) and waits for it to exit.
     public func stop() {
-        guard let pid = process else { return }
-        process = nil
-        kill(pid, SIGCONT)
-        kill(pid, SIGTERM)
-        for _ in 0..<500 {
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid { return }
-            usleep(10_000)
+        guard let process else { return }
+        self.process = nil
+        process.send(SIGCONT)
+        process.send(SIGTERM)
+        if process.waitForExit(timeout: .seconds(5)) == nil {
+            process.send(SIGKILL)
+            _ = process.waitForExit(timeout: .seconds(10))
         }
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        _ = waitpid(pid, &status, 0)
     }
 
     /// Starts it again on the same port, empty.
@@ -73,39 +70,25 @@ public final class RedisTestServer: @unchecked Sendable {
 
     /// Stops the process where it is (SIGSTOP): connections open, nothing answered — a slow Redis.
     public func pause() {
-        if let process { kill(process, SIGSTOP) }
+        process?.send(SIGSTOP)
     }
 
     /// Lets a paused server go on (SIGCONT).
     public func resume() {
-        if let process { kill(process, SIGCONT) }
+        process?.send(SIGCONT)
     }
 
-    /// What `redis-cli` prints for `arguments` (e.g. `["DBSIZE"]`), trimmed.
+    /// What `redis-cli` prints for `arguments` (e.g. `["DBSIZE"]`), trimmed. It waits on the calling
+    /// thread, for a few milliseconds.
     public func cli(_ arguments: [String]) throws -> String {
         var all = ["-h", "127.0.0.1", "-p", String(port), "--no-auth-warning"]
         if let password { all += ["-a", password] }
-        var pipe: [Int32] = [0, 0]
-        guard Glibc.pipe(&pipe) == 0 else { throw Failure(description: "pipe: \(String(cString: strerror(errno)))") }
-        let pid: pid_t
-        do {
-            pid = try Self.spawn(Self.executable("redis-cli"), all + arguments, stdout: pipe[1])
-        } catch {
-            close(pipe[0])
-            close(pipe[1])
-            throw error
+        let client = try Self.spawn(Self.executable("redis-cli"), all + arguments)
+        guard client.waitForExit(timeout: .seconds(60)) != nil else {
+            client.send(SIGKILL)
+            throw Failure(description: "redis-cli \(arguments.joined(separator: " ")) did not end within 60 s")
         }
-        close(pipe[1])
-        var output = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(pipe[0], &buffer, buffer.count)
-            if count > 0 { output += buffer.prefix(count) } else if count < 0 && errno == EINTR { continue } else { break }
-        }
-        close(pipe[0])
-        var status: Int32 = 0
-        _ = waitpid(pid, &status, 0)
-        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return client.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private func launch() throws {
@@ -114,12 +97,11 @@ public final class RedisTestServer: @unchecked Sendable {
             "--daemonize", "no", "--protected-mode", "no", "--loglevel", "warning", "--dir", NSTemporaryDirectory(),
         ]
         if let password { arguments += ["--requirepass", password] }
-        let pid = try Self.spawn(Self.executable("redis-server"), arguments, stdout: nil)
-        process = pid
+        let server = try Self.spawn(Self.executable("redis-server"), arguments)
+        process = server
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
+            if !server.isRunning {
                 process = nil
                 break
             }
@@ -130,37 +112,16 @@ public final class RedisTestServer: @unchecked Sendable {
         throw Failure(description: "redis-server on 127.0.0.1:\(port) did not answer PING")
     }
 
-    /// Starts `path` with `arguments`, standard output to `stdout` (else /dev/null), standard error
-    /// to /dev/null, with an empty signal mask and default handlers: the test process's threads may
-    /// block signals (SIGTERM among them), which a child would otherwise inherit and never see.
-    private static func spawn(_ path: String, _ arguments: [String], stdout: Int32?) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        if let stdout {
-            posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    /// Starts `path` with `arguments` as a `ChildProcess`: an empty signal mask and default handlers
+    /// (the test process's threads may block SIGTERM, which a child would otherwise inherit and
+    /// never see), no descriptor of the tests', and never killed for its age (a server runs as
+    /// long as its test).
+    private static func spawn(_ path: String, _ arguments: [String]) throws -> ChildProcess {
+        do {
+            return try ChildProcess(path, arguments, killAfter: .seconds(86_400))
+        } catch {
+            throw Failure(description: "\(error)")
         }
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGPIPE, SIGHUP] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
-        guard result == 0 else { throw Failure(description: "\(path): \(String(cString: strerror(result)))") }
-        return pid
     }
 
     /// Whether a connection to the port gets +PONG (or -NOAUTH: it is up) for PING.

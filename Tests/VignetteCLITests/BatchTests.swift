@@ -113,13 +113,8 @@ struct BatchTests {
         let binary = try #require(CLI.binary)
         // script(1) gives the command a pseudo-terminal.
         let command = "\(binary.path) thumbnail \(CLI.fixtures.path)/orientation-*.jpg --size 20 --out \(out.path)"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", command, "/dev/null"]
-        process.standardOutput = Pipe()
-        process.standardError = Pipe()
-        try process.run()
-        let result = try await CLI.finish(process)
+        let process = try CLI.start("/usr/bin/script", ["-qec", command, "/dev/null"])
+        let result = await CLI.finish(process)
         #expect(result.status == 0)
         #expect(result.stdout.contains("8/8 ["))
         #expect(result.stdout.contains("img/s"))
@@ -132,7 +127,7 @@ struct BatchTests {
         defer { for d in [inputs, out] { try? FileManager.default.removeItem(at: d) } }
         let process = try CLI.start(["thumbnail", inputs.path, "--size", "1200", "--out", out.path, "--jobs", "2", "--json"])
         CLI.send(SIGINT, to: process) { CLI.files(in: out).filter({ !$0.hasPrefix(".") }).count >= 5 }
-        let result = try await CLI.finish(process)
+        let result = await CLI.finish(process)
         #expect(!result.killedBySignal)
         #expect(result.status == 130)
         #expect(result.stderr.contains("interrupted by SIGINT"))

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Testing
 
@@ -35,106 +36,68 @@ enum CLI {
     }
 
     static func run(_ arguments: [String], environment: [String: String]? = nil) async throws -> CLIResult {
-        try await finish(start(arguments, environment: environment))
+        await finish(try start(arguments, environment: environment))
     }
 
-    /// Starts the binary with its output going to pipes; `finish` collects it. `environment`, when
-    /// given, is added to the test process's own, without any scheduler variables of its own.
-    static func start(_ arguments: [String], input: FileHandle? = nil, environment: [String: String]? = nil) throws -> Process {
+    /// Starts the binary; `finish` collects what it did. `environment`, when given, is added to the
+    /// test process's own, without any scheduler variables of its own. `blockedSignals` are blocked
+    /// in the child when it starts (by default none).
+    static func start(
+        _ arguments: [String], input: ChildProcess.Input = .null, environment: [String: String]? = nil,
+        blockedSignals: [Int32] = []
+    ) throws -> ChildProcess {
         let binary = try #require(binary, "the vignette binary is not built")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        if let environment { process.environment = childEnvironment(environment) }
-        if let input { process.standardInput = input }
-        process.standardOutput = Pipe()
-        process.standardError = Pipe()
-        try process.run()
-        return process
+        return try start(binary.path, arguments, input: input, environment: environment, blockedSignals: blockedSignals)
     }
 
-    /// Waits for the process on a Dispatch thread: blocking Swift's cooperative pool (two threads
-    /// on a 2-core machine) would stall the async tests running beside this one.
-    static func finish(_ process: Process) async throws -> CLIResult {
-        try await finish(process, killAfter: nil).result
+    /// Starts any `executable` the way `start` starts the binary (a shell, `script`, `vips`).
+    static func start(
+        _ executable: String, _ arguments: [String], input: ChildProcess.Input = .null,
+        environment: [String: String]? = nil, blockedSignals: [Int32] = []
+    ) throws -> ChildProcess {
+        try ChildProcess(
+            executable, arguments, environment: environment.map(childEnvironment), input: input,
+            blockedSignals: blockedSignals)
     }
 
-    /// `finish`, killing the process (SIGKILL) once it has run `limit`. The watch runs on the
-    /// waiting thread itself: Dispatch's pool on Linux has few threads, all of them possibly
-    /// blocked in other tests' waits, so a separate timer might never fire.
-    static func finish(_ process: Process, killAfter limit: Duration?) async throws -> (result: CLIResult, killed: Bool) {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try blockingFinish(process, killAfter: limit) })
-            }
+    /// Waits for the process without holding a thread of Swift's cooperative pool (two threads on
+    /// a 2-core machine, which the async tests beside this one need).
+    static func finish(_ process: ChildProcess) async -> CLIResult {
+        await finish(process, killAfter: nil).result
+    }
+
+    /// `finish`, killing the process (SIGKILL) once it has run `limit` from now.
+    static func finish(_ process: ChildProcess, killAfter limit: Duration?) async -> (result: CLIResult, killed: Bool) {
+        let ended = await process.result(killAfter: limit)
+        let (status, bySignal): (Int32, Bool) = switch ended.termination {
+        case .exited(let code): (code, false)
+        case .signalled(let signal): (signal, true)
         }
-    }
-
-    private static func blockingFinish(_ process: Process, killAfter limit: Duration?) throws -> (CLIResult, Bool) {
-        let out = try #require(process.standardOutput as? Pipe)
-        let err = try #require(process.standardError as? Pipe)
-        // Read both pipes while the process runs so that neither fills up.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data()
-        nonisolated(unsafe) var errData = Data()
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        var killed = false
-        if let limit {
-            let deadline = ContinuousClock.now + limit
-            while !hasExited(process.processIdentifier) {
-                if ContinuousClock.now >= deadline {
-                    // Not reaped yet (waitid left it waitable), so the pid is still this child's.
-                    kill(process.processIdentifier, SIGKILL)
-                    killed = true
-                    break
-                }
-                usleep(5_000)
-            }
-        }
-        process.waitUntilExit()
-        group.wait()
         let result = CLIResult(
-            status: process.terminationStatus, killedBySignal: process.terminationReason == .uncaughtSignal,
-            stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
-        return (result, killed)
-    }
-
-    /// Whether the child `pid` has exited, asked of the kernel without reaping it (`WNOWAIT`), so
-    /// that Foundation still collects its status. `Process.isRunning` is not enough: Foundation
-    /// learns of the exit on a Dispatch queue, which a loaded test run can hold up for seconds, and
-    /// a child that had long exited would be counted as killed.
-    private static func hasExited(_ pid: pid_t) -> Bool {
-        var info = siginfo_t()
-        while true {
-            let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
-            if result == -1, errno == EINTR { continue }
-            // -1 (ECHILD): Foundation has reaped it already. 0 with no pid: still running.
-            return result == -1 || info._sifields._sigchld.si_pid == pid
-        }
+            status: status, killedBySignal: bySignal, stdout: ended.standardOutput, stderr: ended.standardError)
+        return (result, ended.wasKilled)
     }
 
     /// Runs the binary like `run`, but kills it (SIGKILL) when it is still running after `limit`:
     /// a test of something that must not block fails instead of hanging. `elapsed` is the wall time.
     static func run(
-        _ arguments: [String], killAfter limit: Duration, input: FileHandle? = nil
+        _ arguments: [String], killAfter limit: Duration, input: ChildProcess.Input = .null
     ) async throws -> (result: CLIResult, elapsed: Duration, killed: Bool) {
         let started = ContinuousClock.now
         let process = try start(arguments, input: input)
-        let (result, killed) = try await finish(process, killAfter: limit)
+        let (result, killed) = await finish(process, killAfter: limit)
         return (result, ContinuousClock.now - started, killed)
     }
 
     /// Sends `signal` to `process` from a thread of its own once `ready()` holds (or after `within`):
     /// Swift's pool can be held for seconds by the CPU-bound tests running beside this one, long
     /// enough for a whole batch to finish.
-    static func send(_ signal: Int32, to process: Process, within: Duration = .seconds(30), when ready: @escaping @Sendable () -> Bool) {
-        let pid = process.processIdentifier
+    static func send(_ signal: Int32, to process: ChildProcess, within: Duration = .seconds(30), when ready: @escaping @Sendable () -> Bool) {
         // A thread of its own: Dispatch's few pool threads may all be blocked in waits.
         Thread.detachNewThread {
             let deadline = ContinuousClock.now + within
             while !ready(), ContinuousClock.now < deadline { usleep(2_000) }
-            kill(pid, signal)
+            process.send(signal)
         }
     }
 

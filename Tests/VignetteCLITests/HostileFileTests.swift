@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Testing
 import VignetteCodecs
@@ -55,16 +56,13 @@ struct HostileFileTests {
         for arguments in [["info", fifo], ["convert", fifo, out.appendingPathComponent("from-pipe.png").path]] {
             // The writer is a child of its own, blocked in open(2) until the reader comes; a
             // SIGPIPE or a kill ends it, never this test process.
-            let writer = Process()
-            writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-            writer.arguments = ["-c", "exec cat \"$0\" > \"$1\"", Self.fixture("baseline.jpg"), fifo]
-            try writer.run()
+            let writer = try CLI.start("/bin/sh", ["-c", "exec cat \"$0\" > \"$1\"", Self.fixture("baseline.jpg"), fifo])
             // Give the writer time to reach its open(2): a writer that is not there yet is "no writer".
             let deadline = ContinuousClock.now + .seconds(5)
             while ContinuousClock.now < deadline, !(try isBlockedOpening(writer)) { try await Task.sleep(for: .milliseconds(5)) }
             let (result, _, killed) = try await CLI.run(arguments, killAfter: Self.limit)
-            if writer.isRunning { writer.terminate() }
-            writer.waitUntilExit()
+            writer.send(SIGTERM)
+            _ = await writer.result(killAfter: .seconds(10))
             #expect(!killed)
             #expect(result.status == 0, "\(arguments[0]): \(result.stderr)")
             if arguments[0] == "info" {
@@ -81,16 +79,13 @@ struct HostileFileTests {
         let folder = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = try makeFIFO(in: folder)
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        writer.arguments = ["-c", "exec sleep 60 > \"$0\"", fifo]
-        try writer.run()
-        defer { if writer.isRunning { writer.terminate() } }
+        let writer = try CLI.start("/bin/sh", ["-c", "exec sleep 60 > \"$0\"", fifo])
+        defer { writer.send(SIGKILL) }
         let deadline = ContinuousClock.now + .seconds(5)
         while ContinuousClock.now < deadline, !(try isBlockedOpening(writer)) { try await Task.sleep(for: .milliseconds(5)) }
-        // Started from a Dispatch thread, the child inherits a mask with SIGTERM blocked: the
-        // binary must unblock it, or only the pipe's 30 s idle timeout (or SIGKILL) would end it.
-        let process = try CLI.start(["info", fifo])
+        // Started with SIGTERM blocked (as a child of a Dispatch thread would be), the binary must
+        // unblock it, or only the pipe's 30 s idle timeout (or SIGKILL) would end it.
+        let process = try CLI.start(["info", fifo], blockedSignals: [SIGTERM])
         let writerPID = writer.processIdentifier
         CLI.send(SIGTERM, to: process, within: .seconds(5)) {
             // The writer's open(2) returned: the reader is there and waiting for bytes.
@@ -99,14 +94,14 @@ struct HostileFileTests {
         }
         // Asserted by the kill, not by a clock: under a loaded suite, noticing that the child
         // ended can itself take long.
-        let (result, killed) = try await CLI.finish(process, killAfter: Self.limit)
+        let (result, killed) = await CLI.finish(process, killAfter: Self.limit)
         #expect(!killed, "info was still reading the silent FIFO after SIGTERM, killed after \(Self.limit)")
         #expect(result.killedBySignal && result.status == SIGTERM, "status \(result.status): \(result.stderr)")
     }
 
     /// True once `process` sits in open(2) of a FIFO (its shell has made the redirection), read
     /// from /proc: its kernel wait channel names the FIFO wait.
-    func isBlockedOpening(_ process: Process) throws -> Bool {
+    func isBlockedOpening(_ process: ChildProcess) throws -> Bool {
         let wchan = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/wchan", encoding: .utf8)) ?? ""
         return wchan.contains("wait_for_partner") || wchan.contains("fifo")
     }
@@ -119,7 +114,7 @@ struct HostileFileTests {
         try #require(bytes.count < 65536)
         pipe.fileHandleForWriting.write(bytes)
         try pipe.fileHandleForWriting.close()
-        let (result, _, killed) = try await CLI.run(["info", "/dev/stdin"], killAfter: Self.limit, input: pipe.fileHandleForReading)
+        let (result, _, killed) = try await CLI.run(["info", "/dev/stdin"], killAfter: Self.limit, input: .descriptor(pipe.fileHandleForReading.fileDescriptor))
         #expect(!killed)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("\"width\":640"), "\(result.stdout)")
@@ -127,13 +122,8 @@ struct HostileFileTests {
         // Past the 100 MiB budget: refused once the budget is passed, not read to the end. The
         // shell's pipeline keeps the writer's SIGPIPE away from this process.
         let binary = try #require(CLI.binary)
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", "head -c 200000000 /dev/zero 2>/dev/null | \"$0\" info /dev/stdin", binary.path]
-        shell.standardOutput = Pipe()
-        shell.standardError = Pipe()
-        try shell.run()
-        let over = try await CLI.finish(shell)
+        let shell = try CLI.start("/bin/sh", ["-c", "head -c 200000000 /dev/zero 2>/dev/null | \"$0\" info /dev/stdin", binary.path])
+        let over = await CLI.finish(shell)
         #expect(over.status == 1)
         #expect(over.stderrLines == ["vignette: /dev/stdin: input from the pipe is over the limit of \(100 << 20) bytes"], "\(over.stderr)")
     }
@@ -179,7 +169,7 @@ struct HostileFileTests {
         defer { for d in [inputs, out] { try? FileManager.default.removeItem(at: d) } }
         let process = try CLI.start(["thumbnail", inputs.path, "--size", "1200", "--out", out.path, "--jobs", "2", "--json"])
         CLI.send(SIGTERM, to: process) { CLI.files(in: out).filter({ !$0.hasPrefix(".") }).count >= 5 }
-        let result = try await CLI.finish(process)
+        let result = await CLI.finish(process)
         #expect(!result.killedBySignal)
         #expect(result.status == 143)
         #expect(result.stderrLines.count == 1, "\(result.stderr)")
@@ -233,13 +223,8 @@ struct HostileFileTests {
         try FileManager.default.copyItem(atPath: Self.fixture("baseline.jpg"), toPath: folder.appendingPathComponent("good.jpg").path)
         let binary = try #require(CLI.binary)
         // script(1) gives the command a pseudo-terminal; the glob hands it the hostile name.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", "\(binary.path) thumbnail \(folder.path)/*.jpg --size 20 --out \(out.path)", "/dev/null"]
-        process.standardOutput = Pipe()
-        process.standardError = Pipe()
-        try process.run()
-        let result = try await CLI.finish(process)
+        let process = try CLI.start("/usr/bin/script", ["-qec", "\(binary.path) thumbnail \(folder.path)/*.jpg --size 20 --out \(out.path)", "/dev/null"])
+        let result = await CLI.finish(process)
         #expect(result.status == 1)
         #expect(result.stdout.contains("vignette: \(folder.path)/\(Self.hostileNameShown): "), "\(result.stdout)")
         #expect(!result.stdout.contains("\u{1B}[31m"))

@@ -1,3 +1,4 @@
+import ChildProcess
 import AsyncHTTPClient
 import Foundation
 import Testing
@@ -6,31 +7,15 @@ import VignetteCodecs
 
 @Suite("vignette serve")
 struct ServeCommandTests {
-    /// The first stderr line that starts with `prefix`, read on a thread of its own (up to 60 s).
-    func line(startingWith prefix: String, in process: Process) async throws -> String? {
-        let pipe = try #require(process.standardError as? Pipe)
-        return await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                var text = ""
-                let deadline = Date().addingTimeInterval(60)
-                while Date() < deadline {
-                    let chunk = pipe.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    text += String(decoding: chunk, as: UTF8.self)
-                    if let found = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) {
-                        continuation.resume(returning: String(found))
-                        return
-                    }
-                }
-                continuation.resume(returning: nil)
-            }
-        }
+    /// The first stderr line that starts with `prefix` (waited for up to 60 s).
+    func line(startingWith prefix: String, in process: ChildProcess) async throws -> String? {
+        await process.line(inStandardErrorStartingWith: prefix)
     }
 
     @Test("serves imgproxy URLs on the port it prints, and exits 0 on SIGTERM")
     func serveAndStop() async throws {
         let process = try CLI.start(["serve", "--bind", "127.0.0.1:0", "--root", CLI.fixtures.path, "--preset", "small=rs:fit:50:50"])
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        defer { process.send(SIGKILL) }
         let listening = try #require(try await line(startingWith: "vignette: listening on http://127.0.0.1:", in: process))
         let port = try #require(Int(listening.split(separator: ":").last ?? ""))
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
@@ -48,8 +33,8 @@ struct ServeCommandTests {
             throw error
         }
         try await client.shutdown()
-        kill(process.processIdentifier, SIGTERM)
-        let (result, killed) = try await CLI.finish(process, killAfter: .seconds(60))
+        process.send(SIGTERM)
+        let (result, killed) = await CLI.finish(process, killAfter: .seconds(60))
         #expect(!killed && !result.killedBySignal && result.status == 0, "\(result.status) \(result.stderr)")
     }
 
@@ -60,7 +45,7 @@ struct ServeCommandTests {
         // About a second and a half to deliver: the SIGTERM lands while it is being fetched.
         origin.setRoute("/slow.jpg", Route(body: photo, contentType: "image/jpeg", delivery: .dribble(chunkSize: 1024, interval: .milliseconds(40))))
         let process = try CLI.start(["serve", "--bind", "127.0.0.1:0", "--allow-private-sources"])
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        defer { process.send(SIGKILL) }
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         do {
             let listening = try #require(try await line(startingWith: "vignette: listening on http://127.0.0.1:", in: process))
@@ -72,7 +57,7 @@ struct ServeCommandTests {
             }
             for _ in 0..<30_000 where origin.requests(for: "/slow.jpg").isEmpty { try await Task.sleep(for: .milliseconds(1)) }
             #expect(origin.requests(for: "/slow.jpg").count == 1)
-            kill(process.processIdentifier, SIGTERM)
+            process.send(SIGTERM)
             let (status, bytes) = try await inFlight.value
             #expect(status == 200 && bytes > 0)
         } catch {
@@ -82,7 +67,7 @@ struct ServeCommandTests {
         }
         try await client.shutdown()
         await origin.stop()
-        let (result, killed) = try await CLI.finish(process, killAfter: .seconds(60))
+        let (result, killed) = await CLI.finish(process, killAfter: .seconds(60))
         #expect(!killed && !result.killedBySignal && result.status == 0, "\(result.status) \(result.stderr)")
     }
 

@@ -1,3 +1,4 @@
+import ChildProcess
 import AsyncHTTPClient
 import Foundation
 import RedisTestServer
@@ -8,7 +9,7 @@ import VignetteCodecs
 struct ServeRedisTests {
     /// A `vignette serve` process on a free port, with its port.
     struct Server {
-        let process: Process
+        let process: ChildProcess
         let port: Int
 
         static func start(_ arguments: [String]) async throws -> Server {
@@ -16,7 +17,7 @@ struct ServeRedisTests {
             guard let listening = try await ServeCommandTests().line(startingWith: "vignette: listening on http://127.0.0.1:", in: process),
                 let port = Int(listening.split(separator: ":").last ?? "")
             else {
-                kill(process.processIdentifier, SIGKILL)
+                process.send(SIGKILL)
                 throw CLIFailure("vignette serve did not say where it listens")
             }
             return Server(process: process, port: port)
@@ -25,8 +26,8 @@ struct ServeRedisTests {
         func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
         func stop() async throws -> CLIResult {
-            kill(process.processIdentifier, SIGTERM)
-            return try await CLI.finish(process, killAfter: .seconds(60)).0
+            process.send(SIGTERM)
+            return await CLI.finish(process, killAfter: .seconds(60)).0
         }
     }
 
@@ -56,9 +57,9 @@ struct ServeRedisTests {
         // Generous timeouts: the suite runs in parallel on a loaded machine (the 50 ms default is
         // for a Redis next door, not for one starved of CPU by the tests around it).
         let first = try await Server.start(["--redis", redis.url(), "--redis-timeout", "2000"])
-        defer { if first.process.isRunning { kill(first.process.processIdentifier, SIGKILL) } }
+        defer { first.process.send(SIGKILL) }
         let second = try await Server.start(["--redis", redis.url(), "--redis-timeout", "2000"])
-        defer { if second.process.isRunning { kill(second.process.processIdentifier, SIGKILL) } }
+        defer { second.process.send(SIGKILL) }
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         do {
             let path = "/insecure/rs:fit:64:64/plain/local:///baseline.jpg@webp"

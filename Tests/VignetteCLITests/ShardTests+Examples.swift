@@ -25,20 +25,14 @@ extension ShardTests {
         #expect(text.contains("--shard auto") && text.contains("--skip-existing"))
 
         func runTask(_ task: Int) async throws -> CLIResult {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: bash)
-            process.arguments = [script.path]
             // What Slurm sets in each task of `sbatch --array=0-3` (with --cpus-per-task=4 taken down to 1 here).
-            process.environment = CLI.childEnvironment([
+            let process = try CLI.start(bash, [script.path], environment: [
                 "VIGNETTE": binary.path, "INPUT": batch.appendingPathComponent("in").path, "OUT": out.path, "SIZE": "64",
                 "SLURM_JOB_ID": String(4242 + task), "SLURM_ARRAY_JOB_ID": "4242", "SLURM_ARRAY_TASK_ID": String(task),
                 "SLURM_ARRAY_TASK_COUNT": String(tasks.count), "SLURM_ARRAY_TASK_MIN": String(bounds[0]),
                 "SLURM_ARRAY_TASK_MAX": String(bounds[1]), "SLURM_ARRAY_TASK_STEP": "1", "SLURM_CPUS_PER_TASK": "1",
             ])
-            process.standardOutput = Pipe()
-            process.standardError = Pipe()
-            try process.run()
-            return try await CLI.finish(process)
+            return await CLI.finish(process)
         }
 
         var reported: [String] = []

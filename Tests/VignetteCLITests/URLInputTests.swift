@@ -96,12 +96,8 @@ struct URLInputTests {
             let url = server.url("/slow.jpg")
             let started = ContinuousClock.now
             let process = try CLI.start(["thumbnail", url, "--size", "64", "--out", out.path, "--json"])
-            let pid = process.processIdentifier
-            DispatchQueue.global().async {
-                while server.requests(for: "/slow.jpg").isEmpty, ContinuousClock.now - started < .seconds(20) { usleep(2_000) }
-                kill(pid, SIGINT)
-            }
-            let result = try await CLI.finish(process)
+            CLI.send(SIGINT, to: process, within: .seconds(20)) { !server.requests(for: "/slow.jpg").isEmpty }
+            let result = await CLI.finish(process)
             #expect(result.status == 130)
             // The loader's read timeout is 30 s: stopping took far less.
             #expect(ContinuousClock.now - started < .seconds(25))
@@ -119,14 +115,9 @@ struct URLInputTests {
                 server.setRoute("/stalled-\(index).jpg", Route(body: [1, 2, 3], delivery: .stall))
                 return server.url("/stalled-\(index).jpg")
             }
-            let started = ContinuousClock.now
             let process = try CLI.start(["thumbnail"] + urls + ["--size", "64", "--out", out.path, "--jobs", "1"])
-            let pid = process.processIdentifier
-            DispatchQueue.global().async {
-                while server.allRequests.count < 4, ContinuousClock.now - started < .seconds(20) { usleep(2_000) }
-                kill(pid, SIGINT)
-            }
-            let result = try await CLI.finish(process)
+            CLI.send(SIGINT, to: process, within: .seconds(20)) { server.allRequests.count >= 4 }
+            let result = await CLI.finish(process)
             #expect(result.status == 130)
             #expect(Set(server.allRequests.map(\.path)) == Set((0..<4).map { "/stalled-\($0).jpg" }))
             #expect(server.allRequests.count == 4)

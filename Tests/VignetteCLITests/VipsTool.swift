@@ -14,13 +14,8 @@ enum VipsTool {
     /// its standard error when it fails.
     static func run(_ arguments: [String]) async throws {
         let executable = try #require(path, "the vips command-line tool is not installed")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = Pipe()
-        process.standardError = Pipe()
-        try process.run()
-        let result = try await CLI.finish(process)
+        let process = try CLI.start(executable, arguments)
+        let result = await CLI.finish(process)
         try #require(result.status == 0, "vips \(arguments.joined(separator: " ")): \(result.stderr)")
     }
 

@@ -29,7 +29,7 @@ struct ColourTests {
 
     /// littleCMS' sRGB colours of `raw`'s pixels at `indices`: through `profile`, or the one assumed
     /// without it (sRGB for RGB and grey, libvips' built-in CMYK profile for CMYK).
-    static func reference(_ raw: ColourReference.RawImage, profile: Data?, at indices: [Int]) throws -> [[Double]] {
+    static func reference(_ raw: ColourReference.RawImage, profile: Data?, at indices: [Int]) async throws -> [[Double]] {
         let cmyk = raw.interpretation == "cmyk"
         let sixteen = raw.interpretation == "rgb16" || raw.interpretation == "grey16"
         let scale = sixteen ? 255.0 / 65535.0 : 1
@@ -45,12 +45,12 @@ struct ColourTests {
             if grey { return profile == nil ? Array(repeating: pixel[0] * scale, count: 3) : [pixel[0] * scale] }
             return pixel.prefix(3).map { $0 * scale }
         }
-        return try ColourReference.transicc(colours, profile: profileURL)
+        return try await ColourReference.transicc(colours, profile: profileURL)
     }
 
-    static func checkAgainstLittleCMS(_ source: Case) throws {
+    static func checkAgainstLittleCMS(_ source: Case) async throws {
         let data = try Data(contentsOf: source.url)
-        let raw = try ColourReference.raw(source.url)
+        let raw = try await ColourReference.raw(source.url)
         let profile = try ImageDecoder().decode(data).iccProfile
         // A box as big as the image: nothing is resized, every pixel can be compared.
         let box = max(raw.width, raw.height)
@@ -58,7 +58,7 @@ struct ColourTests {
         #expect(thumbnail.image.width == raw.width && thumbnail.image.height == raw.height)
         #expect(thumbnail.image.iccProfile == nil, "a converted thumbnail carries no profile")
         let indices = ColourReference.sample(raw.width * raw.height)
-        let expected = try reference(raw, profile: profile, at: indices)
+        let expected = try await reference(raw, profile: profile, at: indices)
         let distance = try ColourReference.deltaE(of: thumbnail.image, reference: expected, at: indices)
         print("ΔE76 \(source.testDescription) (\(raw.interpretation), \(profile.map { "\($0.count)-byte profile" } ?? "no profile")):"
             + " mean \(String(format: "%.2f", distance.mean)), max \(String(format: "%.2f", distance.max)) over \(indices.count) pixels")
@@ -67,15 +67,15 @@ struct ColourTests {
 
     @Test("fixtures (Adobe RGB, P3 + alpha, 16-bit ProPhoto, CMYK + alpha, CMYK, grey + alpha, 16-bit) match littleCMS within ΔE 3",
           arguments: fixtureCases)
-    func fixtures(_ source: Case) throws {
-        try Self.checkAgainstLittleCMS(source)
+    func fixtures(_ source: Case) async throws {
+        try await Self.checkAgainstLittleCMS(source)
     }
 
     @Test("corpus images (P3, ProPhoto, CMYK with and without a profile, CMYK TIFF, 16-bit, grey + alpha) match littleCMS within ΔE 3",
           .enabled(if: TestFiles.corpusAvailable, "../shared/corpus is not there"), arguments: corpusCases)
-    func corpus(_ source: Case) throws {
+    func corpus(_ source: Case) async throws {
         try #require(source.available, "\(source.file) is missing from ../shared/corpus")
-        try Self.checkAgainstLittleCMS(source)
+        try await Self.checkAgainstLittleCMS(source)
     }
 
     /// How a thumbnail is made, for the route comparisons.
@@ -102,7 +102,7 @@ struct ColourTests {
 
     @Test("every route converts alike: its sRGB thumbnail is littleCMS' conversion of its kept-profile one",
           arguments: Route.allCases, ["adobergb.jpg", "p3-alpha.png", "prophoto16.png"])
-    func routes(_ route: Route, file: String) throws {
+    func routes(_ route: Route, file: String) async throws {
         if route == .embedded, file != "adobergb.jpg" { return }
         let data = route == .embedded ? try Self.adobeRGBWithExifThumbnail() : try Data(contentsOf: TestFiles.fixture(file))
         let profile = try #require(try ImageDecoder().decode(data).iccProfile)
@@ -120,11 +120,11 @@ struct ColourTests {
             width: keptPixels.width, height: keptPixels.height, bands: keptPixels.bands, interpretation: "srgb",
             samples: keptPixels.bytes.map(Double.init))
         let indices = Array(0..<(raw.width * raw.height))
-        let expected = try Self.reference(raw, profile: profile, at: indices)
+        let expected = try await Self.reference(raw, profile: profile, at: indices)
         let distance = try ColourReference.deltaE(of: converted.image, reference: expected, at: indices)
         // Not a vacuous match: the kept pixels, read as sRGB, are visibly off.
         let unmanaged = try ColourReference.deltaE(
-            of: kept.image, reference: try Self.reference(raw, profile: nil, at: indices), at: indices)
+            of: kept.image, reference: try await Self.reference(raw, profile: nil, at: indices), at: indices)
         let converse = try ColourReference.deltaE(of: kept.image, reference: expected, at: indices)
         print("ΔE76 route \(route) \(file): mean \(String(format: "%.2f", distance.mean)) (the kept pixels read as sRGB: \(String(format: "%.2f", converse.mean)))")
         #expect(distance.mean <= 3, "mean ΔE \(distance.mean) on the \(route) route")

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Testing
 @testable import Vignette
@@ -336,7 +337,7 @@ import Glibc
         let size = 1_000_000  // WriterEntry's pattern is this long
         var indexByName: [String: Int] = [:]
         for round in 1...5 {
-            let flushed = try runAndKillWriter(binary, arguments: [folder.path, "\(count)", "\(size)"])
+            let flushed = try await runAndKillWriter(binary, arguments: [folder.path, "\(count)", "\(size)"])
             #expect(flushed >= 12, "round \(round)")
 
             let cache = try DataCache(path: folder.path, sweepInterval: .zero)
@@ -425,31 +426,14 @@ private func dataCachePayload(seed: Int, count: Int) -> Data {
 
 /// Runs DataCacheWriter until it has printed three `flushed <n>` lines, then SIGKILLs it while it
 /// writes the next batch; returns the highest n it printed.
-private func runAndKillWriter(_ binary: URL, arguments: [String]) throws -> Int {
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let pid = process.processIdentifier
-    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }  // in case it never prints
-    DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
-    var printed = ""
-    while printed.filter({ $0 == "\n" }).count < 3 {
-        let chunk = output.fileHandleForReading.availableData
-        if chunk.isEmpty { break }
-        printed += String(decoding: chunk, as: UTF8.self)
-    }
+private func runAndKillWriter(_ binary: URL, arguments: [String]) async throws -> Int {
+    let process = try ChildProcess(binary.path, arguments, killAfter: .seconds(60))  // in case it never prints
     // A random moment in the next batch, so that the kill samples the whole write cycle rather
     // than always landing while the writer builds its next entries.
-    usleep(UInt32.random(in: 0...4_000))
-    kill(pid, SIGKILL)
-    process.waitUntilExit()
-    watchdog.cancel()
-    #expect(process.terminationReason == .uncaughtSignal)
-    return printed.split(separator: "\n").compactMap { Int($0.dropFirst("flushed ".count)) }.max() ?? 0
+    process.send(SIGKILL, after: .microseconds(Int.random(in: 0...4_000))) { $0.filter { $0 == "\n" }.count >= 3 }
+    let ended = await process.result()
+    #expect(ended.termination == .signalled(SIGKILL))
+    return ended.standardOutput.split(separator: "\n").compactMap { Int($0.dropFirst("flushed ".count)) }.max() ?? 0
 }
 
 /// Blocks the cache's writer until the returned semaphore is signalled, so that a test can look at

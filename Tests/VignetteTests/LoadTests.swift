@@ -183,9 +183,15 @@ struct AbandonedWorkTests {
         let pipeline = ImagePipeline.testing(loader: FileDataLoader()) { $0.decodingLimits = .unlimited }
         let request = ImageRequest(source: .data(id: "giant", load: { data }))
         let task = pipeline.imageTask(with: request)
+        // Cancelled 100 ms into the decode from a thread of its own: a test task's sleep can
+        // outlast the whole decode when the suite's other tests hold Swift's two pool threads.
+        Thread.detachNewThread {
+            let deadline = ContinuousClock.now + .seconds(120)
+            while pipeline.decoding.startedCount == 0, ContinuousClock.now < deadline { usleep(1_000) }
+            usleep(100_000)
+            task.cancel()
+        }
         #expect(await eventually { pipeline.decoding.startedCount == 1 })
-        try await Task.sleep(for: .milliseconds(100))
-        task.cancel()
         #expect(await eventually { pipeline.graph.withLock { $0.decodesStopped } == 1 })
         #expect(await eventually { pipeline.inFlightCount == 0 })
     }

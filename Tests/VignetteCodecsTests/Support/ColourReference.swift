@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Testing
 @testable import VignetteCodecs
@@ -24,52 +25,40 @@ enum ColourReference {
         return folders.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// Runs a tool, feeding `input` to its standard input; its standard output.
-    static func run(_ name: String, _ arguments: [String], input: Data = Data()) throws -> Data {
+    /// Runs a tool, feeding `input` to its standard input (from a file, so that nothing waits on a
+    /// pipe); its standard output.
+    static func run(_ name: String, _ arguments: [String], input: Data = Data()) async throws -> Data {
         let executable = try #require(tool(name), "\(name) is not installed (make test installs it)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        // Write and read at once from other threads, so that neither pipe fills up.
-        let writer = Thread {
-            stdin.fileHandleForWriting.write(input)
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        nonisolated(unsafe) var errors = Data()
-        let errorReader = Thread { errors = stderr.fileHandleForReading.readDataToEndOfFile() }
-        errorReader.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while errorReader.isExecuting || !errorReader.isFinished { usleep(1000) }
+        let inputFile = FileManager.default.temporaryDirectory.appendingPathComponent("vignette-input-\(UUID().uuidString)")
+        try input.write(to: inputFile)
+        defer { try? FileManager.default.removeItem(at: inputFile) }
+        let handle = try FileHandle(forReadingFrom: inputFile)
+        let process = try ChildProcess(executable, arguments, input: .descriptor(handle.fileDescriptor))
+        try handle.close()
+        let result = await process.result(killAfter: .seconds(120))
         try #require(
-            process.terminationStatus == 0,
-            "\(name) \(arguments.joined(separator: " ")) failed: \(String(decoding: errors, as: UTF8.self))")
-        return output
+            result.termination == .exited(0),
+            "\(name) \(arguments.joined(separator: " ")) failed (\(result.termination)): \(result.standardError)")
+        return Data(result.output)
     }
 
     /// The stored pixels of `file` as libvips decodes them, with no colour handling (`vips rawsave`).
-    static func raw(_ file: URL) throws -> RawImage {
-        func field(_ name: String) throws -> String {
-            String(decoding: try run("vipsheader", ["-f", name, file.path]), as: UTF8.self)
+    static func raw(_ file: URL) async throws -> RawImage {
+        func field(_ name: String) async throws -> String {
+            String(decoding: try await run("vipsheader", ["-f", name, file.path]), as: UTF8.self)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        let width = try #require(Int(try field("width"))), height = try #require(Int(try field("height")))
-        let bands = try #require(Int(try field("bands")))
-        let format = try field("format")
+        let width = try #require(Int(try await field("width"))), height = try #require(Int(try await field("height")))
+        let bands = try #require(Int(try await field("bands")))
+        let format = try await field("format")
         // "cmyk", or "((VipsInterpretation) VIPS_INTERPRETATION_CMYK)": libvips' nickname either way.
-        var interpretation = try field("interpretation").lowercased()
+        var interpretation = try await field("interpretation").lowercased()
         if let range = interpretation.range(of: "vips_interpretation_") {
             interpretation = String(interpretation[range.upperBound...].prefix { $0 != ")" }).replacingOccurrences(of: "_", with: "-")
         }
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("vignette-raw-\(UUID().uuidString).raw")
         defer { try? FileManager.default.removeItem(at: out) }
-        _ = try run("vips", ["rawsave", file.path, out.path])
+        _ = try await run("vips", ["rawsave", file.path, out.path])
         let data = try Data(contentsOf: out)
         let samples: [Double]
         // vipsheader names the format as "uchar" or as "((VipsBandFormat) VIPS_FORMAT_UCHAR)".
@@ -85,9 +74,9 @@ enum ColourReference {
 
     /// `colours` (device values in `profile`'s space, as transicc's float mode takes them: 0–255 for
     /// RGB and grey, 0–100 for CMYK) converted to sRGB 0–255 by `transicc -t1 -s`.
-    static func transicc(_ colours: [[Double]], profile: URL?) throws -> [[Double]] {
+    static func transicc(_ colours: [[Double]], profile: URL?) async throws -> [[Double]] {
         let text = colours.map { $0.map { String(format: "%.4f", $0) }.joined(separator: " ") }.joined(separator: "\n") + "\n"
-        let output = try run(
+        let output = try await run(
             "transicc", ["-i", profile?.path ?? "*sRGB", "-o", "*sRGB", "-t", "1", "-s", "-n"], input: Data(text.utf8))
         let rows = String(decoding: output, as: UTF8.self).split(separator: "\n").map { line in
             line.split(separator: " ").compactMap { Double($0) }
