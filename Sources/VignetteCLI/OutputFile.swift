@@ -6,8 +6,8 @@ import Foundation
 import Glibc
 import Vignette
 
-/// Writes output files so that a reader never sees a partial one: the bytes go to a hidden
-/// temporary file in the destination folder, which is renamed over the final name.
+/// Writes output files so that a reader never sees a partial one (`AtomicFile`): the bytes go to a
+/// hidden temporary file in the destination folder, which is renamed over the final name.
 ///
 /// Every failure is one `CommandFailure` sentence naming the path and the system's reason
 /// (`strerror`): `cannot write /out/a.jpg: No space left on device`,
@@ -18,30 +18,8 @@ enum OutputFile {
         let folder = slash.map { String(path[...$0]) } ?? ""
         // Short whatever the output's name is, so it never goes past NAME_MAX where the final name does not.
         let temporary = "\(folder).vignette-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).partial"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else { throw CommandFailure("cannot write \(path): \(reason())") }
-        var written = 0
-        var failure: Int32 = 0
-        data.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            while written < buffer.count {
-                let count = Glibc.write(descriptor, base + written, buffer.count - written)
-                if count > 0 {
-                    written += count
-                } else if count == 0 {
-                    failure = EIO
-                    break
-                } else if errno != EINTR {
-                    failure = errno
-                    break
-                }
-            }
-        }
-        if close(descriptor) != 0, failure == 0 { failure = errno }
-        if failure == 0, rename(temporary, path) != 0 { failure = errno }
-        if failure != 0 {
-            unlink(temporary)
-            throw CommandFailure("cannot write \(path): \(String(cString: strerror(failure)))")
+        if let failure = AtomicFile.write([data], to: path, through: temporary) {
+            throw CommandFailure("cannot write \(path): \(failure.reason)")
         }
     }
 

@@ -113,41 +113,17 @@ struct DataCacheDirectory: Sendable {
             throw ImagingError(.limitExceeded, "disk cache metadata of \(metadata.count) bytes is over the limit")
         }
         let temporary = path + "/" + Self.temporaryPrefix + "\(getpid())-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        var descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        if descriptor < 0 && errno == ENOENT {
+        let parts = [Data(DataCacheEntryFile.header(metadataCount: entry.metadata?.count)), entry.metadata ?? Data(), entry.data]
+        var failure = AtomicFile.write(parts, to: entryPath(filename), through: temporary)
+        if let first = failure, first.step == .create, first.code == ENOENT {
             try Self.createDirectory(path)
-            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            failure = AtomicFile.write(parts, to: entryPath(filename), through: temporary)
         }
-        guard descriptor >= 0 else { throw ImagingError(.io, "cannot create \(temporary): \(Self.reason(errno))") }
-        let header = Data(DataCacheEntryFile.header(metadataCount: entry.metadata?.count))
-        var failure = Self.writeAll(header, to: descriptor)
-        if failure == 0, let metadata = entry.metadata { failure = Self.writeAll(metadata, to: descriptor) }
-        if failure == 0 { failure = Self.writeAll(entry.data, to: descriptor) }
-        if close(descriptor) != 0 && failure == 0 { failure = errno }
-        guard failure == 0 else {
-            unlink(temporary)
-            throw ImagingError(.io, "cannot write \(temporary): \(Self.reason(failure))")
-        }
-        guard rename(temporary, entryPath(filename)) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw ImagingError(.io, "cannot rename \(temporary) to \(filename): \(Self.reason(code))")
-        }
-    }
-
-    private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32 {
-        data.withUnsafeBytes { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return 0 }
-            var written = 0
-            while written < buffer.count {
-                let count = Glibc.write(descriptor, base + written, buffer.count - written)
-                if count >= 0 {
-                    written += count
-                } else if errno != EINTR {
-                    return errno
-                }
-            }
-            return 0
+        guard let failure else { return }
+        switch failure.step {
+        case .create: throw ImagingError(.io, "cannot create \(temporary): \(failure.reason)")
+        case .write: throw ImagingError(.io, "cannot write \(temporary): \(failure.reason)")
+        case .rename: throw ImagingError(.io, "cannot rename \(temporary) to \(filename): \(failure.reason)")
         }
     }
 

@@ -100,17 +100,7 @@ public enum MemoryBudget {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 65536 {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
-            guard n > 0 else { break }
-            bytes += buffer[0..<n]
-        }
+        guard let bytes = try? InputFile.read(descriptor: fd, count: 65536, path: path) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

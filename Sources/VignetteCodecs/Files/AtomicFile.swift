@@ -1,0 +1,56 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The package's one way to write a file that no reader ever sees half-written: the bytes go to a
+/// new temporary file beside it (`open(2)` with `O_CREAT | O_EXCL | O_NOFOLLOW`), which is then
+/// renamed over the final name (`rename(2)`). Used for the CLI's outputs and the disk cache's
+/// entries; each caller names its temporary files (the cache sweeps its own).
+package enum AtomicFile {
+    /// Which step failed, and the system's errno.
+    package struct Failure: Error {
+        package enum Step: Sendable { case create, write, rename }
+        package let step: Step
+        package let code: Int32
+        package var reason: String { String(cString: strerror(code)) }
+    }
+
+    /// Writes `parts`, one after the other, to `temporary` and renames it to `path`. On failure the
+    /// temporary file is removed and the failure returned; `path` is then untouched.
+    package static func write(_ parts: [Data], to path: String, through temporary: String) -> Failure? {
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else { return Failure(step: .create, code: errno) }
+        var code: Int32 = 0
+        for part in parts where code == 0 { code = writeAll(part, to: descriptor) }
+        if close(descriptor) != 0, code == 0 { code = errno }
+        var failure = code == 0 ? nil : Failure(step: .write, code: code)
+        if failure == nil, rename(temporary, path) != 0 { failure = Failure(step: .rename, code: errno) }
+        if failure != nil { unlink(temporary) }
+        return failure
+    }
+
+    /// `write(2)` until every byte is written, retried on EINTR; 0, or the errno that stopped it
+    /// (EIO when the system wrote nothing and gave no reason).
+    private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32 {
+        data.withUnsafeBytes { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return 0 }
+            var written = 0
+            while written < buffer.count {
+                let count = Glibc.write(descriptor, base + written, buffer.count - written)
+                if count > 0 {
+                    written += count
+                } else if count == 0 {
+                    return EIO
+                } else if errno != EINTR {
+                    return errno
+                }
+            }
+            return 0
+        }
+    }
+}
