@@ -189,7 +189,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Waits, polling without holding a thread, for the first line of standard error that starts
     /// with `prefix`; nil if the child ends or `timeout` passes first.
-    public func line(inStandardErrorStartingWith prefix: String, timeout: Duration = .seconds(60)) async -> String? {
+    public func line(inStandardErrorStartingWith prefix: String, timeout: Duration = .seconds(300)) async -> String? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let (text, ended) = locked { (String(decoding: errorOutput, as: UTF8.self), termination != nil) }

@@ -7,7 +7,8 @@ import VignetteCodecs
 
 @Suite("vignette serve")
 struct ServeCommandTests {
-    /// The first stderr line that starts with `prefix` (waited for up to 60 s).
+    /// The first stderr line that starts with `prefix` (waited for up to 300 s: a sanitizer build
+    /// starting on a loaded machine is slow, and the wait ends as soon as the line comes).
     func line(startingWith prefix: String, in process: ChildProcess) async throws -> String? {
         await process.line(inStandardErrorStartingWith: prefix)
     }
