@@ -35,8 +35,37 @@ enum CLI {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
+    /// Runs the binary to its end, once one of `slots` is free.
     static func run(_ arguments: [String], environment: [String: String]? = nil) async throws -> CLIResult {
-        await finish(try start(arguments, environment: environment))
+        try await slots.holding { await finish(try start(arguments, environment: environment)) }
+    }
+
+    /// How many binaries `run` has going at once: the suite starts every test together, and a
+    /// hundred children at a time (each 5–15 times slower in a sanitizer build) starved the
+    /// in-process tests beside them for minutes. Tests that start a child themselves (a server, a
+    /// signal) are not counted.
+    static let slots = Slots(count: max(2, 2 * ProcessInfo.processInfo.activeProcessorCount))
+
+    /// A counting semaphore for tasks: waiting suspends, it never holds a thread.
+    actor Slots {
+        private var free: Int
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        init(count: Int) { free = count }
+
+        func holding<T>(_ body: () async throws -> T) async rethrows -> T {
+            if free > 0 {
+                free -= 1
+            } else {
+                await withCheckedContinuation { waiting.append($0) }
+            }
+            defer { release() }
+            return try await body()
+        }
+
+        private func release() {
+            if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+        }
     }
 
     /// Starts the binary; `finish` collects what it did. `environment`, when given, is added to the
@@ -83,10 +112,12 @@ enum CLI {
     static func run(
         _ arguments: [String], killAfter limit: Duration, input: ChildProcess.Input = .null
     ) async throws -> (result: CLIResult, elapsed: Duration, killed: Bool) {
-        let started = ContinuousClock.now
-        let process = try start(arguments, input: input)
-        let (result, killed) = await finish(process, killAfter: limit)
-        return (result, ContinuousClock.now - started, killed)
+        try await slots.holding {
+            let started = ContinuousClock.now
+            let process = try start(arguments, input: input)
+            let (result, killed) = await finish(process, killAfter: limit)
+            return (result, ContinuousClock.now - started, killed)
+        }
     }
 
     /// Sends `signal` to `process` from a thread of its own once `ready()` holds (or after `within`):
