@@ -42,7 +42,12 @@ struct RunningServer {
             running.cancel()
             throw TestFailure("the server did not start")
         }
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        // As many connections as a test sends requests at once (50 equal requests are meant to be
+        // in flight together, not 8 at a time), and a minute to get one on a loaded machine.
+        var clientConfiguration = HTTPClient.Configuration()
+        clientConfiguration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+        clientConfiguration.timeout.connect = .seconds(60)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
         do {
             try await body(RunningServer(server: server, port: port, client: client))
         } catch {
