@@ -21,8 +21,6 @@ public final class ChildProcess: @unchecked Sendable {
     public enum Input: Sendable {
         /// `/dev/null`.
         case null
-        /// A pipe this process writes with `writeInput` and ends with `closeInput`.
-        case pipe
         /// A descriptor of this process (a file, a FIFO, a pipe's read end), duplicated.
         case descriptor(Int32)
     }
@@ -51,7 +49,6 @@ public final class ChildProcess: @unchecked Sendable {
     private var termination: Termination?
     private var deadline: ContinuousClock.Instant
     private var wasKilled = false
-    private var inputDescriptor: Int32
     private var waiters: [CheckedContinuation<Void, Never>] = []
     private var trigger: (signal: Int32, delay: Duration, predicate: @Sendable (String) -> Bool)?
 
@@ -80,15 +77,12 @@ public final class ChildProcess: @unchecked Sendable {
             return (ends[0], ends[1])
         }
         let outPipe = try makePipe(), errPipe = try makePipe()
-        var inPipe: (read: Int32, write: Int32)?
-        if case .pipe = input { inPipe = try makePipe() }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         switch input {
         case .null: posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        case .pipe: posix_spawn_file_actions_adddup2(&actions, inPipe?.read ?? -1, 0)
         case .descriptor(let descriptor): posix_spawn_file_actions_adddup2(&actions, descriptor, 0)
         }
         posix_spawn_file_actions_adddup2(&actions, outPipe.write, 1)
@@ -118,9 +112,8 @@ public final class ChildProcess: @unchecked Sendable {
         guard status == 0 else { throw Failure(description: "\(path): \(Self.describe(status))") }
         processIdentifier = pid
 
-        // The child has its copies; this process keeps the read ends and the input's write end.
-        opened = [outPipe.write, errPipe.write] + (inPipe.map { [$0.read] } ?? [])
-        inputDescriptor = inPipe?.write ?? -1
+        // The child has its copies; this process keeps the read ends.
+        opened = [outPipe.write, errPipe.write]
         for descriptor in [outPipe.read, errPipe.read] {
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         }
@@ -129,7 +122,6 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     deinit {
-        if inputDescriptor >= 0 { close(inputDescriptor) }
         pthread_cond_destroy(&changed)
         pthread_mutex_destroy(&lock)
     }
@@ -163,28 +155,6 @@ public final class ChildProcess: @unchecked Sendable {
             if delay > .zero { usleep(UInt32(delay.components.attoseconds / 1_000_000_000_000)) }
             send(signal)
         }
-    }
-
-    /// Writes `bytes` to the child's standard input (`.pipe` only); false when it cannot.
-    @discardableResult
-    public func writeInput(_ bytes: [UInt8]) -> Bool {
-        guard inputDescriptor >= 0 else { return false }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(inputDescriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += written
-        }
-        return true
-    }
-
-    /// Ends the child's standard input (`.pipe` only).
-    public func closeInput() {
-        if inputDescriptor >= 0 { close(inputDescriptor) }
-        inputDescriptor = -1
     }
 
     /// Waits, polling without holding a thread, for the first line of standard error that starts
