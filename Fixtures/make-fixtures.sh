@@ -169,6 +169,10 @@ vips resize "$TMP/small-rgba.v" "$TMP/tiny-rgba.v" 0.5
 # adobergb.jpg: 320x240 JPEG in Adobe RGB (1998), profile embedded
 vips icc_transform "$TMP/small.png" "$TMP/adobe.v" "$ICC/AdobeRGB1998.icc" --input-profile srgb
 vips jpegsave "$TMP/adobe.v" "$OUT/adobergb.jpg" --Q 90
+# srgb-profile.jpg: 640x480 JPEG with libvips' built-in sRGB profile embedded: converting through
+# it changes nothing, so the planar JPEG route takes it when the profile is not kept
+vips icc_transform "$TMP/base.png" "$TMP/srgb.v" srgb --input-profile srgb
+vips jpegsave "$TMP/srgb.v" "$OUT/srgb-profile.jpg" --Q 90
 # p3-alpha.png: 160x120 RGBA PNG in Display P3, profile embedded
 vips icc_transform "$TMP/tiny-rgba.v" "$TMP/p3a.v" p3 --input-profile srgb
 vips pngsave "$TMP/p3a.v" "$OUT/p3-alpha.png" --compression 9
@@ -393,7 +397,7 @@ row() { # file expect
            lossy.webp lossless.webp alpha.webp animated.webp \
            thumbnail.heic avif.avif \
            still.gif animated.gif animated-loop3.gif animated-loop3.webp rgb.tiff \
-           adobergb.jpg p3-alpha.png prophoto16.png cmyk-alpha.tif; do
+           adobergb.jpg srgb-profile.jpg p3-alpha.png prophoto16.png cmyk-alpha.tif; do
     row "$f" ok
   done
   for f in cut-short.jpg cut-short.png corrupt.jpg corrupt.png \

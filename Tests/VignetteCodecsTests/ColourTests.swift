@@ -220,17 +220,49 @@ struct ColourTests {
         #expect(decoded.width == 640 && decoded.height == 480)
     }
 
-    @Test("the planar JPEG route takes no JPEG with a profile, in either colour mode; it still takes one without")
+    @Test("the planar JPEG route takes a JPEG with an sRGB profile when the profile is converted away, and no other profile")
     func planarGate() throws {
-        let withProfile = try Data(contentsOf: TestFiles.fixture("adobergb.jpg"))
+        let adobe = try Data(contentsOf: TestFiles.fixture("adobergb.jpg"))
+        let srgb = try Data(contentsOf: TestFiles.fixture("srgb-profile.jpg"))
         let without = try Data(contentsOf: TestFiles.fixture("baseline.jpg"))
+        let jpeg = EncodingFormat.jpeg(JPEGOptions())
         for keep in [false, true] {
             var options = ThumbnailOptions(width: 100, height: 100)
             options.keepProfile = keep
             let thumbnailer = Thumbnailer(options: options)
-            let jpeg = EncodingFormat.jpeg(JPEGOptions())
-            #expect(try thumbnailer.lazyThumbnail(withProfile) { _ in jpeg }.planes == nil)
+            #expect(try thumbnailer.lazyThumbnail(adobe) { _ in jpeg }.planes == nil)
+            // Kept, the profile has to be written: libjpeg-turbo's encoder cannot.
+            #expect((try thumbnailer.lazyThumbnail(srgb) { _ in jpeg }.planes != nil) == !keep, "keep: \(keep)")
             #expect(try thumbnailer.lazyThumbnail(without) { _ in jpeg }.planes != nil)
         }
+        #expect(SRGBProfiles.isSRGB(try #require(try ImageDecoder().decode(srgb).iccProfile)))
+        #expect(!SRGBProfiles.isSRGB(try #require(try ImageDecoder().decode(adobe).iccProfile)))
+        // Bytes that are no profile are read as sRGB on every route (libvips falls back to its sRGB
+        // profile), so the planar route may take them too.
+        #expect(SRGBProfiles.isSRGB(Data("not a profile".utf8)))
+    }
+
+    @Test("an sRGB-profile JPEG made by the planar route: no profile, the colours of the converting route")
+    func planarSRGBProfile() throws {
+        let data = try Data(contentsOf: TestFiles.fixture("srgb-profile.jpg"))
+        let options = ThumbnailOptions(width: 160, height: 160)
+        let jpeg = EncodingFormat.jpeg(JPEGOptions(quality: 90))
+        let (bytes, made) = try Thumbnailer(options: options).encodedThumbnail(data, as: jpeg)
+        #expect(made.planes != nil)
+        var former = Thumbnailer(options: options)
+        former.resampler = .libvips
+        let (formerBytes, before) = try former.encodedThumbnail(data, as: jpeg)
+        #expect(before.planes == nil)
+        let own = try ImageDecoder(limits: .unlimited).decode(bytes)
+        let converted = try ImageDecoder(limits: .unlimited).decode(formerBytes)
+        #expect(own.iccProfile == nil && converted.iccProfile == nil)
+        #expect(own.width == 160 && own.height == 120 && converted.width == 160 && converted.height == 120)
+        // Mean colour of each channel within 1 level: nothing was shifted by skipping the conversion.
+        let (a, b) = (try own.pixels().bytes, try converted.pixels().bytes)
+        for channel in 0..<3 {
+            let mean = { (bytes: [UInt8]) in stride(from: channel, to: bytes.count, by: 3).reduce(0.0) { $0 + Double(bytes[$1]) } / Double(bytes.count / 3) }
+            #expect(abs(mean(a) - mean(b)) < 1, "channel \(channel): \(mean(a)) vs \(mean(b))")
+        }
+        #expect(try own.perceptualHash().distance(to: converted.perceptualHash()) <= 3)
     }
 }

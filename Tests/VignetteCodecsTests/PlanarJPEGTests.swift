@@ -134,8 +134,9 @@ struct PlanarJPEGTests {
         for box in [(720, 588), (256, 256)] {
             let options = ThumbnailOptions(width: box.0, height: box.1)
             let (bytes, made) = try Thumbnailer(options: options).encodedThumbnail(data, as: Self.jpeg80)
-            // gain-map.jpg carries an ICC profile: colour management stays with the libvips route.
-            #expect((made.planes != nil) == (name != "gain-map.jpg"), "\(name) \(box)")
+            // gain-map.jpg carries an ICC profile that means sRGB ("sRGB Gamut with sRGB Transfer"):
+            // converted away, it changes nothing, so the planar route takes it too.
+            #expect(made.planes != nil, "\(name) \(box)")
             let (formerBytes, _) = try Self.former(options).encodedThumbnail(data, as: Self.jpeg80)
             var viaVips = options
             viaVips.method = .vipsThumbnail

@@ -9,7 +9,7 @@ internal import CVips
 /// Colour on every route: the shrink-on-load and full-decode routes, embedded thumbnails and
 /// `vips_thumbnail` all end in `colourManaged`, after the resize (so the conversion runs on the
 /// thumbnail's pixels, not the decoded image's). The planar JPEG route takes no source with an ICC
-/// profile, so it has nothing to convert. CMYK sources were made sRGB before the resize already
+/// profile but one that means sRGB and is converted away, so it has nothing to convert. CMYK sources were made sRGB before the resize already
 /// (`Image.standardizedToSRGB8`), with their profile.
 extension Thumbnailer {
     /// `image` (the resized thumbnail, 8-bit) with the colour `options.keepProfile` asks for, given

@@ -22,10 +22,12 @@ internal import CVips
 /// "Profile").
 ///
 /// It takes what it does exactly as the other routes would: baseline or progressive JPEGs in
-/// Y/Cb/Cr or greyscale with no ICC profile, Lanczos 3, a reduction. A JPEG with a profile, in
-/// either colour mode (`ThumbnailOptions.keepProfile`), takes the shrink-on-load route, which
-/// converts through the profile or keeps it (`Thumbnailer.colourManaged`); the planes, encoded by
-/// libjpeg-turbo, would carry neither. Anything it cannot do — and
+/// Y/Cb/Cr or greyscale with no ICC profile, or in Y/Cb/Cr with a profile that means sRGB when the
+/// profile is converted away (the conversion would change nothing: `SRGBProfiles`), Lanczos 3, a
+/// reduction. A JPEG with any other profile, or with one to keep (`ThumbnailOptions.keepProfile`),
+/// takes the shrink-on-load route, which converts through the profile or keeps it
+/// (`Thumbnailer.colourManaged`); the planes, encoded by libjpeg-turbo, would carry neither.
+/// Anything it cannot do — and
 /// any decoding error or libjpeg warning (a truncated or damaged file), since TurboJPEG stops at the
 /// first — falls back to the shrink-on-load route, which gives the canonical errors and `FailOn`
 /// behaviour. Sources above `maximumSourcePixels` stay with libvips, whose decode can be cancelled
@@ -46,7 +48,7 @@ extension Thumbnailer {
             vips_image_get_format(header.pointer) == VIPS_FORMAT_UCHAR,
             header.interpretation == VIPS_INTERPRETATION_sRGB && header.bands == 3
                 || header.interpretation == VIPS_INTERPRETATION_B_W && header.bands == 1,
-            vips_image_get_typeof(header.pointer, "icc-profile-data") == 0,
+            takesProfile(of: header),
             header.width * header.height <= Self.planarMaximumSourcePixels,
             plan.scale > 0, let denominator = [1, 2, 4, 8].first(where: { abs(1 / Double($0) - plan.scale) < 1e-9 }),
             let jpeg = TurboJPEG.header(of: data), jpeg.isPlanar, jpeg.width == header.width, jpeg.height == header.height
@@ -72,12 +74,23 @@ extension Thumbnailer {
         let planes = try decoded.resized(
             toWidth: target.width, height: target.height, subsampling: subsampling ?? Int32(TJSAMP_444.rawValue),
             threads: ImagingRuntime.threadsPerImage)
+        // An sRGB profile is taken off, as converting through it would have done.
         let image = try finishResized(
-            planes.image(withMetadataOf: header), geometry: geometry, orientation: orientation)
+            planes.image(withMetadataOf: header).withoutProfile(), geometry: geometry, orientation: orientation)
         // The planes are the thumbnail only when nothing moved or changed its pixels since.
         let unchanged = orientation == 1 && image.width == planes.width && image.height == planes.height
             && options.blurSigma == 0
         return (image, unchanged ? planes : nil)
+    }
+
+    /// Whether the planar route takes `header`'s ICC profile: none, or, when the profile is to be
+    /// converted away (not `ThumbnailOptions.keepProfile`: the planes' encoder writes no profile),
+    /// a colour profile that means sRGB (`SRGBProfiles`), through which the conversion would move
+    /// no colour by more than 1. Any other profile takes the shrink-on-load route, which converts.
+    func takesProfile(of header: Image) -> Bool {
+        guard vips_image_get_typeof(header.pointer, "icc-profile-data") != 0 else { return true }
+        guard !options.keepProfile, header.bands == 3, let profile = header.iccProfile else { return false }
+        return SRGBProfiles.isSRGB(profile)
     }
 
     /// The chroma subsampling `vips_jpegsave` writes for `format` when it is a JPEG the planes can
