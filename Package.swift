@@ -38,6 +38,9 @@ let package = Package(
         .systemLibrary(
             name: "CTurboJPEG", path: "CSystemShims/CTurboJPEG", pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(
+            name: "CLcms2", path: "CSystemShims/CLcms2", pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"])]),
         .target(
             name: "CImageShims", dependencies: ["CVips", "CHeif"],
             path: "CSystemShims/CImageShims"),
@@ -45,7 +48,7 @@ let package = Package(
         .target(name: "CResize", path: "CSystemShims/CResize"),
         .target(
             name: "VignetteCodecs",
-            dependencies: ["CVips", "CWebP", "CHeif", "CImageShims", "CResize", "CTurboJPEG"]),
+            dependencies: ["CVips", "CWebP", "CHeif", "CImageShims", "CResize", "CTurboJPEG", "CLcms2"]),
         .target(
             name: "Vignette",
             dependencies: [

@@ -265,4 +265,28 @@ struct ColourTests {
         }
         #expect(try own.perceptualHash().distance(to: converted.perceptualHash()) <= 3)
     }
+
+    @Test("8-bit RGB converts through a littleCMS transform built once per profile; other profiles and bytes get none")
+    func keptTransforms() throws {
+        let adobe = try ImageDecoder().decode(fileAt: TestFiles.fixture("adobergb.jpg").path)
+        let profile = try #require(adobe.iccProfile)
+        let first = try #require(SRGBTransforms.transform(from: profile, alpha: false))
+        #expect(SRGBTransforms.transform(from: profile, alpha: false) === first)
+        #expect(SRGBTransforms.transform(from: profile, alpha: true) !== first)
+        #expect(SRGBTransforms.transform(from: Data("not a profile".utf8), alpha: false) == nil)
+        if TestFiles.corpusAvailable {
+            let cmyk = try ImageDecoder().decode(fileAt: TestFiles.corpusFile("Channel_digital_image_CMYK_color.jpg").path)
+            #expect(SRGBTransforms.transform(from: try #require(cmyk.iccProfile), alpha: false) == nil)
+        }
+
+        let converted = try #require(try adobe.convertedWithKeptTransform(profile: profile, cancellation: nil))
+        #expect(converted.iccProfile == nil && converted.width == adobe.width && converted.height == adobe.height)
+        // Adobe RGB's saturated colours move: the conversion did something.
+        let (before, after) = (try adobe.withoutProfile().pixels().bytes, try converted.pixels().bytes)
+        #expect(zip(before, after).map { abs(Int($0) - Int($1)) }.max() ?? 0 > 10)
+        // Past the size limit the conversion streams through libvips instead.
+        let big = try adobe.resized(toWidth: 2400, height: 1800, kernel: .lanczos3)
+        #expect(big.width * big.height > Image.keptTransformMaximumPixels)
+        #expect(try big.convertedWithKeptTransform(profile: profile, cancellation: nil) == nil)
+    }
 }

@@ -95,9 +95,15 @@ extension Image {
     /// taken off (sRGB is what a reader assumes without one). CMYK without a profile goes through
     /// libvips' built-in CMYK profile; RGB and grey without one are taken as sRGB. A profile that
     /// cannot be used (damaged, or not for these pixels) is dropped and the values taken as sRGB.
-    func convertedToSRGB() throws(ImagingError) -> Image {
+    /// 8-bit RGB images of thumbnail size go through a littleCMS transform kept per profile
+    /// instead (`convertedWithKeptTransform`, `SRGBTransforms`), as libvips builds one on every call.
+    /// With `cancellation`, that route stops at libvips' next tile once it is cancelled.
+    func convertedToSRGB(cancellation: ImagingCancellation? = nil) throws(ImagingError) -> Image {
         guard iccProfile != nil, isDeviceSpace, interpretation != VIPS_INTERPRETATION_CMYK else {
             return try standardizedToSRGB8()
+        }
+        if let profile = iccProfile, let converted = try convertedWithKeptTransform(profile: profile, cancellation: cancellation) {
+            return converted
         }
         let managed: Image
         do {

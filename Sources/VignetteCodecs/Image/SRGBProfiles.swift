@@ -3,11 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CImageShims
 
-/// Which embedded ICC profiles mean sRGB: those through which libvips' conversion to its built-in
-/// sRGB profile (`vips_icc_transform`, relative colorimetric, as `Image.convertedToSRGB` does it)
-/// leaves every colour of a probe within ±1 of where it was. Cameras' and phones' "sRGB
+/// Which embedded ICC profiles mean sRGB: those through which the conversion to sRGB
+/// (`Image.convertedToSRGB`, the one every route takes) leaves every colour of a probe within ±1
+/// of where it was. Cameras' and phones' "sRGB
 /// IEC61966-2.1" and Android's compact "sRGB Gamut with sRGB Transfer" are such profiles (0
 /// difference on the probe); Adobe RGB or Apple's Generic RGB move colours by up to 118 and 64.
 ///
@@ -19,9 +18,9 @@ internal import CImageShims
 enum SRGBProfiles {
     private static let verdicts = Locked<[Data: Bool]>([:])
 
-    /// Whether converting through `profile` to sRGB changes no colour by more than 1. Bytes libvips
-    /// cannot read as a profile count as sRGB, as in the conversion itself, which falls back to
-    /// libvips' sRGB profile for them; a conversion that fails is not sRGB.
+    /// Whether converting through `profile` to sRGB changes no colour by more than 1. Bytes that
+    /// are no usable profile count as sRGB, as in the conversion itself, which takes the values as
+    /// sRGB then; a conversion that fails is not sRGB.
     static func isSRGB(_ profile: Data) -> Bool {
         if let known = verdicts.withLock({ $0[profile] }) { return known }
         let verdict = (try? probe(profile)) ?? false
@@ -45,8 +44,7 @@ enum SRGBProfiles {
     private static func probe(_ profile: Data) throws(ImagingError) -> Bool {
         let colours = probeColours
         let probe = try Image(pixels: PixelBuffer(width: colours.count / 3, height: 1, bands: 3, bytes: colours))
-        let converted = try probe.withProfile(profile).apply("vips_icc_transform") { vgn_icc_to_srgb($0, $1, "srgb") }
-        let pixels = try converted.withoutProfile().pixels()
+        let pixels = try probe.withProfile(profile).convertedToSRGB().pixels()
         guard pixels.bands == 3, pixels.bytes.count == colours.count else { return false }
         return zip(pixels.bytes, colours).allSatisfy { abs(Int($0) - Int($1)) <= 1 }
     }

@@ -16,12 +16,13 @@ extension Thumbnailer {
     /// `profile`, the ICC profile of the pixels it was made from (read before the resize, which may
     /// drop metadata): with `keepProfile`, the pixels as they are with that profile attached;
     /// otherwise converted through it to sRGB (`Image.convertedToSRGB`, `vips_icc_transform`),
-    /// without a profile. Without a profile the image is sRGB (or grey) already.
-    func colourManaged(_ image: Image, profile: Data?) throws(ImagingError) -> Image {
+    /// without a profile. Without a profile the image is sRGB (or grey) already. `cancellation`
+    /// stops the conversion's computing of the pixels, when it computes them (`convertedToSRGB`).
+    func colourManaged(_ image: Image, profile: Data?, cancellation: ImagingCancellation? = nil) throws(ImagingError) -> Image {
         guard let profile else { return image }
         // Set again even when the image has it: the copy is the image's own (see `Image.materialized`).
         let tagged = try image.withProfile(profile)
-        return options.keepProfile ? tagged : try tagged.convertedToSRGB()
+        return options.keepProfile ? tagged : try tagged.convertedToSRGB(cancellation: cancellation)
     }
 
     /// The profile an embedded thumbnail (`thumbnail`) that has none of its own is read with: the

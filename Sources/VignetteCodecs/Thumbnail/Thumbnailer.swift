@@ -176,7 +176,14 @@ public struct Thumbnailer: Sendable {
         } else {
             image = try image.resized(toWidth: target.width, height: target.height, kernel: options.kernel)
         }
-        return try colourManaged(finishResized(image, geometry: geometry, orientation: orientation), profile: profile)
+        let resized = try finishResized(image, geometry: geometry, orientation: orientation)
+        // Converting with a kept littleCMS transform computes the thumbnail now: its decode's
+        // errors are told apart here, as the reducer's are.
+        do {
+            return try colourManaged(resized, profile: profile, cancellation: cancellation)
+        } catch {
+            throw error.kind == .cancelled ? error : classified(error, data: data)
+        }
     }
 
     /// Orient, crop and blur a thumbnail already resized to `geometry.resized` (in stored orientation).

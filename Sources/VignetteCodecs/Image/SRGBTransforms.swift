@@ -1,0 +1,100 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+internal import CImageShims
+internal import CLcms2
+internal import CVips
+
+/// littleCMS transforms from an embedded RGB profile to sRGB for 8-bit pixels, built once per
+/// profile and kept (at most 16): `Image.convertedToSRGB` takes them for thumbnail-sized 8-bit RGB
+/// images. libvips' `vips_icc_transform` builds its littleCMS transforms on every call, which for a
+/// thumbnail costs more than the conversion itself (`cmsReverseToneCurveEx` was 7–15 % of
+/// `vignette serve`'s CPU when a fifth of the requests had a non-sRGB profile).
+///
+/// Relative colorimetric intent, no black-point compensation, like `Image.convertedToSRGB`'s
+/// libvips route; littleCMS' built-in sRGB profile as the output. A transform is shared by every
+/// thread (`cmsFLAGS_NOCACHE`, which littleCMS asks of shared transforms); alpha is copied.
+enum SRGBTransforms {
+    /// One littleCMS transform; deleted when the last image using it is done with it.
+    final class Transform: @unchecked Sendable {
+        private let handle: cmsHTRANSFORM
+        fileprivate init(_ handle: cmsHTRANSFORM) { self.handle = handle }
+        deinit { cmsDeleteTransform(handle) }
+
+        /// Converts `count` pixels from `input` to `output` (both in this transform's layout).
+        func convert(_ input: UnsafeRawPointer, into output: UnsafeMutableRawPointer, count: Int) {
+            cmsDoTransform(handle, input, output, cmsUInt32Number(count))
+        }
+    }
+
+    private struct Key: Hashable {
+        let profile: Data
+        let alpha: Bool
+    }
+
+    /// Built transforms, and nil for a profile littleCMS cannot make an RGB transform from.
+    private static let built = Locked<[Key: Transform?]>([:])
+
+    /// The transform from RGB (with alpha: RGBA) pixels in `profile` to sRGB; nil when littleCMS
+    /// cannot read `profile` or it is not an RGB profile.
+    static func transform(from profile: Data, alpha: Bool) -> Transform? {
+        let key = Key(profile: profile, alpha: alpha)
+        if let known = built.withLock({ $0[key] }) { return known }
+        let made = make(profile, alpha: alpha)
+        built.withLock { built in
+            if built.count >= 16 { built.removeAll() }
+            built[key] = made
+        }
+        return made
+    }
+
+    private static func make(_ profile: Data, alpha: Bool) -> Transform? {
+        let input = profile.withUnsafeBytes { bytes -> cmsHPROFILE? in
+            guard let base = bytes.baseAddress, bytes.count > 128 else { return nil }
+            return cmsOpenProfileFromMem(base, cmsUInt32Number(bytes.count))
+        }
+        guard let input else { return nil }
+        defer { cmsCloseProfile(input) }
+        guard cmsGetColorSpace(input) == cmsSigRgbData, let output = cmsCreate_sRGBProfile() else { return nil }
+        defer { cmsCloseProfile(output) }
+        let format = alpha ? vgn_lcms_rgba8() : vgn_lcms_rgb8()
+        let flags = cmsUInt32Number(cmsFLAGS_NOCACHE) | (alpha ? cmsUInt32Number(cmsFLAGS_COPY_ALPHA) : 0)
+        guard let handle = cmsCreateTransform(input, format, output, format, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), flags)
+        else { return nil }
+        return Transform(handle)
+    }
+}
+
+extension Image {
+    /// The largest image (in pixels) `convertedToSRGB` converts with a kept littleCMS transform,
+    /// in memory; bigger ones stream through `vips_icc_transform`.
+    static let keptTransformMaximumPixels = 4_000_000
+
+    /// `self` (8-bit RGB or RGBA, `profile` its embedded profile) converted to sRGB with a kept
+    /// transform (`SRGBTransforms`), into a memory image with `self`'s metadata and no profile; nil
+    /// when that does not apply (other formats, large images, a profile littleCMS cannot use).
+    /// `self` is computed first (`materialized(cancellation:)`: a lazy decode's errors and
+    /// cancellation surface here).
+    func convertedWithKeptTransform(profile: Data, cancellation: ImagingCancellation?) throws(ImagingError) -> Image? {
+        let alpha = hasAlpha
+        guard vips_image_get_format(pointer) == VIPS_FORMAT_UCHAR, bands == (alpha ? 4 : 3),
+            interpretation == VIPS_INTERPRETATION_sRGB || interpretation == VIPS_INTERPRETATION_RGB,
+            width * height <= Self.keptTransformMaximumPixels,
+            let transform = SRGBTransforms.transform(from: profile, alpha: alpha)
+        else { return nil }
+        let source = try materialized(cancellation: cancellation)
+        let result = try LanczosReducer.emptyImage(like: source, width: width, height: height)
+        guard let input = source.pointer.pointee.data, let output = result.pointer.pointee.data else {
+            throw ImagingError(.invalidArgument, "no pixels in memory to convert")
+        }
+        // Row by row: littleCMS counts pixels in a 32-bit number.
+        let rowBytes = width * bands
+        for row in 0..<height {
+            transform.convert(input + row * rowBytes, into: output + row * rowBytes, count: width)
+        }
+        result.pointer.pointee.`Type` = VIPS_INTERPRETATION_sRGB
+        return try result.withoutProfile()
+    }
+}
