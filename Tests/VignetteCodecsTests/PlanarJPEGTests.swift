@@ -24,11 +24,12 @@ struct PlanarJPEGTests {
 
     @Test("A JPEG headed for JPEG keeps its planes, at 4:2:0 below quality 90 and 4:4:4 from 90; other outputs get none")
     func planesFollowTheEncoding() throws {
-        let data = try TestFiles.data(TestFiles.fixture("baseline.jpg"))
-        let options = ThumbnailOptions(width: 200, height: 200)
+        let data = try TestFiles.data(TestFiles.fixture("baseline.jpg"))  // 640x480 at 4:2:0
+        // 500 px wide: decoded at full size.
+        let options = ThumbnailOptions(width: 500, height: 500)
         let low = try Self.made(data, options, for: Self.jpeg80)
         #expect(low.planes?.subsampling == 2)  // TJSAMP_420
-        #expect(low.planes.map { ($0.width, $0.height) } ?? (0, 0) == (200, 150))
+        #expect(low.planes.map { ($0.width, $0.height) } ?? (0, 0) == (500, 375))
         let high = try Self.made(data, options, for: .jpeg(JPEGOptions(quality: 95)))
         #expect(high.planes?.subsampling == 0)  // TJSAMP_444
         // A PNG, a progressive JPEG or one that keeps metadata is written from RGB: planes at
@@ -39,8 +40,18 @@ struct PlanarJPEGTests {
             #expect(try Thumbnailer.jpegFromPlanes(#require(made.planes), as: format) == nil, "\(format)")
         }
         // The image the encoder choice sees is the same thumbnail, in RGB.
-        #expect(low.image.width == 200 && low.image.height == 150 && low.image.bands == 3)
+        #expect(low.image.width == 500 && low.image.height == 375 && low.image.bands == 3)
         #expect(try low.image.perceptualHash().distance(to: high.image.perceptualHash()) <= 1)
+
+        // 200 px wide: decoded at 1/2 scale, where libjpeg makes the chroma at full resolution from
+        // the coefficients. Only a 4:2:0 JPEG takes the planes then; the rest takes the RGB route.
+        let small = ThumbnailOptions(width: 200, height: 200)
+        #expect(try Self.made(data, small, for: Self.jpeg80).planes?.subsampling == 2)
+        for format in [EncodingFormat.jpeg(JPEGOptions(quality: 95)), .png(PNGOptions())] {
+            let made = try Self.made(data, small, for: format)
+            #expect(made.planes == nil, "\(format)")
+            #expect(made.image.width == 200 && made.image.height == 150, "\(format)")
+        }
     }
 
     @Test("Odd boxes at every DCT scale: exact geometry, and the look of the former route", arguments: [
