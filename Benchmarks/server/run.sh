@@ -60,7 +60,8 @@ for name in 2569067123_aca715a2ee_o.jpg gain-map.jpg Landscape_1.jpg Landscape_6
     cp "$corpus/$name" "$work/images/p$n.jpg"; n=$((n + 1))
 done
 vips thumbnail "$corpus/2569067123_aca715a2ee_o.jpg" "$work/images/task.jpg[Q=90]" 2000 --height 1333 --size force
-# 2000 names for it (hard links): a result is keyed by its source's path, so every request processes.
+# 2000 names for it (hard links): thumbor keeps no results, and Vignette keys a result by its source's path and
+# the cache buster the URL carries, so every request processes.
 mkdir -p "$work/images/task"
 for i in $(seq 0 1999); do ln "$work/images/task.jpg" "$work/images/task/$i.jpg"; done
 log "$n photos, and task.jpg $(vipsheader "$work/images/task.jpg" | cut -d: -f2)"
@@ -85,10 +86,11 @@ request = function()
 end
 LUA
 cat > "$work/diverse.lua" <<'LUA'
--- Every request distinct: the images in turn, each at a size from 100 to 899, from a counter per
--- thread with the thread's own offset, so no result repeats within a run; OFFSET (one per case)
--- keeps a later case of the same server from asking for results an earlier one made, which
--- Vignette would answer from its memory cache.
+-- Every request distinct: the images in turn, each at a size from 100 to 899, and a cache buster
+-- from a counter per thread with the thread's own offset, so no result repeats within a run (the
+-- cache buster is part of Vignette's keys: without it the two threads' sizes and images meet); OFFSET
+-- (one per case) keeps a later case of the same server from asking for results an earlier one
+-- made, which Vignette would answer from its memory cache.
 local kind, images = os.getenv("KIND"), tonumber(os.getenv("IMAGES"))
 local offset = tonumber(os.getenv("OFFSET") or "0")
 local counter, base = 0, 0
@@ -113,7 +115,7 @@ init = function() base = tonumber(wrk.thread:get("base")) or 0 end
 request = function()
   counter = counter + 1
   local name = "task/" .. ((base + counter) % 2000) .. ".jpg"
-  if kind == "vignette" then return wrk.format("GET", "/insecure/rs:fit:500:500/q:80/plain/local:///" .. name .. "@jpg") end
+  if kind == "vignette" then return wrk.format("GET", "/insecure/rs:fit:500:500/q:80/cb:" .. (base + counter) .. "/plain/local:///" .. name .. "@jpg") end
   return wrk.format("GET", "/unsafe/fit-in/500x500/filters:quality(80)/" .. name)
 end
 LUA

@@ -66,6 +66,22 @@ struct ServerTests {
         }
     }
 
+    @Test("a cache buster makes a new result: another ETag and another decode; the same one is a memory hit")
+    func cacheBuster() async throws {
+        try await RunningServer.with { running in
+            let first = try await running.get("/insecure/rs:fit:64:64/cb:1/plain/local:///baseline.jpg@jpg")
+            let again = try await running.get("/insecure/rs:fit:64:64/cb:1/plain/local:///baseline.jpg@jpg")
+            let busted = try await running.get("/insecure/rs:fit:64:64/cb:2/plain/local:///baseline.jpg@jpg")
+            #expect(first.status == 200 && again.status == 200 && busted.status == 200)
+            #expect(first.body == again.body && first.body == busted.body)
+            let tag = try #require(first.header("ETag"))
+            #expect(again.header("ETag") == tag && busted.header("ETag") != tag)
+            let metrics = try PrometheusText(String(decoding: try await running.get("/metrics").body, as: UTF8.self))
+            #expect(metrics.values("vignette_decodes_total") == [2])
+            #expect(metrics.values("vignette_cache_hits_total", ["layer": "encoded_memory"]) == [1])
+        }
+    }
+
     @Test("rotate, sharpen and extend: exact geometry, the padding in the background colour")
     func operations2() async throws {
         try await RunningServer.with { running in

@@ -13,6 +13,20 @@ struct ImageOrder: Sendable {
     var format: ImageFormat?
     /// 1–100; nil for each format's default.
     var quality: Int?
+    /// `cachebuster`: a new value is a new result (keys, ETag), made again from a fresh source.
+    var cacheBuster: String?
+}
+
+extension ImageOrder {
+    /// `request` with the cache buster in its image id, so that every cache and every coalescing
+    /// of equal work (the source's load, the decode, the encoded result) and the ETag tell it apart
+    /// from the same image under another cache buster.
+    func busted(_ request: ImageRequest) -> ImageRequest {
+        guard let cacheBuster else { return request }
+        var busted = request
+        busted.imageID = request.effectiveImageID + "#cachebuster=" + cacheBuster
+        return busted
+    }
 }
 
 extension ImageOrder {

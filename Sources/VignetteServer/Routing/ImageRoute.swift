@@ -37,7 +37,7 @@ extension ThumbnailServer {
     private func image(for request: Request, path: String, closesConnection: inout Bool) async throws -> Response {
         let order = try urls.order(for: path)
         let resolved = try await sources.resolve(order.source)
-        let imageRequest = resolved.request(processors: order.processors, thumbnail: order.thumbnail)
+        let imageRequest = order.busted(resolved.request(processors: order.processors, thumbnail: order.thumbnail))
         let (encoding, negotiated) = try order.encoding(accept: request.headers[.accept])
         let tag = EntityTag(resultKey: pipeline.resultKey(for: imageRequest, as: encoding))
 

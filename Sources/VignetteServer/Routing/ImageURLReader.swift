@@ -114,7 +114,9 @@ struct ImageURLReader: Sendable {
         // As imgproxy: an animated GIF or WebP stays animated when written as WebP or GIF.
         thumbnail.frames = .all
         let processors = operations.processors(extendingTo: PixelSize(width: boxWidth, height: boxHeight))
-        return ImageOrder(source: source, thumbnail: thumbnail, processors: processors, format: options.format, quality: options.quality)
+        return ImageOrder(
+            source: source, thumbnail: thumbnail, processors: processors, format: options.format, quality: options.quality,
+            cacheBuster: options.cacheBuster)
     }
 }
 
