@@ -25,6 +25,25 @@ struct EncodedImageTests {
         #expect(jpeg.cacheType == nil && jpeg.image.format == .jpeg)
     }
 
+    @Test("the encoded cache keeps a large result in pages of its own (a copy, page-aligned), byte for byte; a small one as it is")
+    func pageBackedEntries() throws {
+        let big = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let small = Data(repeating: 7, count: 100)
+        let address = { (data: Data) in data.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) } }
+        let copy = PageBackedData.copy(big)
+        #expect(copy == big)
+        #expect(address(copy) != address(big) && address(copy) % 4096 == 0)
+        #expect(address(PageBackedData.copy(small)) == address(small))
+
+        let cache = EncodedImageCache(costLimit: 1 << 20)
+        let request = ImageRequest(path: path, thumbnail: thumbnail)
+        let encoding = OutputEncoding.fixed(.jpeg(JPEGOptions()))
+        cache[request, encoding] = EncodedImage(data: big, format: .jpeg, width: 1, height: 1)
+        let stored = try #require(cache[request, encoding])
+        #expect(stored.data == big && address(stored.data) % 4096 == 0)
+        #expect(cache.totalCost == big.count)
+    }
+
     @Test("a thumbnail's bytes are the Thumbnailer's one-pass bytes, and the same picture as encoding the decoded thumbnail",
           arguments: ["baseline.jpg", "alpha.png", "orientation-6.jpg"])
     func onePassBytes(fixture: String) async throws {

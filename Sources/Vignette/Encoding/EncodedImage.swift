@@ -51,7 +51,11 @@ public final class EncodedImageCache: Sendable {
         set {
             let key = EncodedImageKey(request, encoding)
             if let newValue {
-                storage.set(newValue, forKey: key, cost: max(1, newValue.data.count))
+                // The stored copy lives in pages of its own (`PageBackedData`): entries replaced all
+                // the time would otherwise fragment the heap.
+                let kept = EncodedImage(
+                    data: PageBackedData.copy(newValue.data), format: newValue.format, width: newValue.width, height: newValue.height)
+                storage.set(kept, forKey: key, cost: max(1, newValue.data.count))
             } else {
                 _ = storage.removeValue(forKey: key)
             }
