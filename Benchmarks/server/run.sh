@@ -115,7 +115,8 @@ init = function() base = tonumber(wrk.thread:get("base")) or 0 end
 request = function()
   counter = counter + 1
   local name = "task/" .. ((base + counter) % 2000) .. ".jpg"
-  if kind == "vignette" then return wrk.format("GET", "/insecure/rs:fit:500:500/q:80/cb:" .. (base + counter) .. "/plain/local:///" .. name .. "@jpg") end
+  -- The cache buster: the thread's base and its own count, distinct however far the names wrap.
+  if kind == "vignette" then return wrk.format("GET", "/insecure/rs:fit:500:500/q:80/cb:" .. base .. "-" .. counter .. "/plain/local:///" .. name .. "@jpg") end
   return wrk.format("GET", "/unsafe/fit-in/500x500/filters:quality(80)/" .. name)
 end
 LUA
