@@ -23,6 +23,8 @@ struct EncodedImageTests {
         // Another encoding of the same image is another result.
         let jpeg = try await pipeline.encodedImage(for: request, as: .fixed(.jpeg(JPEGOptions(quality: 60))))
         #expect(jpeg.cacheType == nil && jpeg.image.format == .jpeg)
+        // With no disk cache nothing goes to the disk stage (a thread hand-over each way for nothing).
+        #expect(pipeline.configuration.dataCache == nil && pipeline.disk.startedCount == 0)
     }
 
     @Test("the encoded cache keeps a large result in pages of its own (a copy, page-aligned), byte for byte; a small one as it is")

@@ -17,8 +17,9 @@ extension ImagePipeline {
             let dataCache = configuration.dataCache
             let readsDisk = !options.contains(.disableDiskCacheReads) && !options.contains(.reloadIgnoringCachedData)
             var expired: CachedData?
-            // Blocking I/O and JSON decoding: on the disk stage, off Swift's cooperative pool.
-            var stored = readsDisk
+            // Blocking I/O and JSON decoding: on the disk stage, off Swift's cooperative pool; with
+            // no disk cache, no trip there (a thread hand-over each way for nothing).
+            var stored = readsDisk && dataCache != nil
                 ? try await work.run(on: disk) { () -> (Data, ResponseMetadata?)? in
                     guard let dataCache, let entry = dataCache.entry(for: key) else { return nil }
                     return (entry.data, ImagePipeline.responseMetadata(in: entry))
