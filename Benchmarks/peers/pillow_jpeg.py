@@ -1,5 +1,6 @@
 """Pillow on sharp's JPEG task: draft (libjpeg DCT scaling) then thumbnail with LANCZOS inside
-720x588, saved as JPEG quality 80."""
+720x588, saved as JPEG quality 80. With --format webp: libwebp, lossy, method 4 (Pillow's default);
+with --format avif: libavif with aom (Pillow 11.2 and later), 4:2:0, --speed."""
 from io import BytesIO
 
 import PIL
@@ -8,12 +9,17 @@ from PIL import Image
 from benchloop import run
 
 
-def operation(data):
+def operation(data, args):
     im = Image.open(BytesIO(data))
     im.draft("RGB", (720, 588))
     im.thumbnail((720, 588), Image.LANCZOS)
     out = BytesIO()
-    im.save(out, "JPEG", quality=80)
+    if args.format == "webp":
+        im.save(out, "WEBP", quality=args.quality, method=4)
+    elif args.format == "avif":
+        im.save(out, "AVIF", quality=args.quality, speed=args.speed, subsampling="4:2:0")
+    else:
+        im.save(out, "JPEG", quality=args.quality)
     return out.getvalue()
 
 

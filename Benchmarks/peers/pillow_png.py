@@ -8,7 +8,7 @@ from PIL import Image
 from benchloop import run
 
 
-def operation(data):
+def operation(data, args):
     im = Image.open(BytesIO(data))
     im.thumbnail((720, 540), Image.LANCZOS)
     out = BytesIO()
@@ -17,4 +17,4 @@ def operation(data):
 
 
 if __name__ == "__main__":
-    run("Pillow", operation, {"version": PIL.__version__, "format": "png"})
+    run("Pillow", operation, {"version": PIL.__version__}, default_format="png")

@@ -8,7 +8,7 @@ from benchloop import run
 pyvips.cache_set_max(0)
 
 
-def operation(data):
+def operation(data, args):
     image = pyvips.Image.thumbnail_buffer(data, 720, height=540)
     return image.write_to_buffer(".png[compression=6]")
 
@@ -19,5 +19,4 @@ if __name__ == "__main__":
         "libvips": f"{pyvips.version(0)}.{pyvips.version(1)}.{pyvips.version(2)}",
         "threads": pyvips.concurrency_get() if hasattr(pyvips, "concurrency_get")
         else pyvips.vips_lib.vips_concurrency_get(),
-        "format": "png",
-    })
+    }, default_format="png")

@@ -32,29 +32,46 @@ struct PlanarJPEGTests {
         #expect(low.planes.map { ($0.width, $0.height) } ?? (0, 0) == (500, 375))
         let high = try Self.made(data, options, for: .jpeg(JPEGOptions(quality: 95)))
         #expect(high.planes?.subsampling == 0)  // TJSAMP_444
-        // A PNG, a progressive JPEG or one that keeps metadata is written from RGB: planes at
-        // 4:4:4 all the same (the finest colour), never encoded as they are.
-        for format in [EncodingFormat.png(PNGOptions()), .jpeg(JPEGOptions(progressive: true)), .jpeg(JPEGOptions(keepMetadata: true))] {
+        // A PNG, a progressive JPEG or one that keeps metadata, a lossless WebP and a 4:4:4 AVIF
+        // are written from RGB: planes at 4:4:4 all the same (the finest colour), never encoded as
+        // they are.
+        for format in [
+            EncodingFormat.png(PNGOptions()), .jpeg(JPEGOptions(progressive: true)), .jpeg(JPEGOptions(keepMetadata: true)),
+            .webp(WebPOptions(lossless: true)), .avif(HEIFOptions(chroma: .yuv444)), .avif(HEIFOptions(lossless: true)),
+        ] {
             let made = try Self.made(data, options, for: format)
             #expect(made.planes?.subsampling == 0, "\(format)")
-            #expect(try Thumbnailer.jpegFromPlanes(#require(made.planes), as: format) == nil, "\(format)")
+            #expect(try Thumbnailer.encodedFromPlanes(#require(made.planes), as: format) == nil, "\(format)")
         }
         // The image the encoder choice sees is the same thumbnail, in RGB.
         #expect(low.image.width == 500 && low.image.height == 375 && low.image.bands == 3)
         #expect(try low.image.perceptualHash().distance(to: high.image.perceptualHash()) <= 1)
 
+        // Lossy WebP, AVIF and HEIC code 4:2:0 Y/Cb/Cr: they get 4:2:0 planes and encode them.
+        for format in [EncodingFormat.webp(WebPOptions()), .avif(HEIFOptions()), .heic(HEIFOptions())] {
+            let made = try Self.made(data, options, for: format)
+            #expect(made.planes?.subsampling == 2, "\(format)")
+            let planes = try #require(made.planes, "\(format)")
+            let encoded = try #require(try Thumbnailer.encodedFromPlanes(planes, as: format), "\(format)")
+            let decoded = try ImageDecoder(limits: .unlimited).decode(encoded)
+            #expect(decoded.width == 500 && decoded.height == 375, "\(format)")
+            #expect(try decoded.perceptualHash().distance(to: low.image.perceptualHash()) <= 2, "\(format)")
+        }
+
         // 200 px wide: decoded at 1/2 scale, where libjpeg makes the chroma at full resolution from
-        // the coefficients. Only a 4:2:0 JPEG takes the planes then; the rest takes the RGB route.
+        // the coefficients. Only 4:2:0 outputs take the planes then; the rest takes the RGB route.
         let small = ThumbnailOptions(width: 200, height: 200)
-        #expect(try Self.made(data, small, for: Self.jpeg80).planes?.subsampling == 2)
-        for format in [EncodingFormat.jpeg(JPEGOptions(quality: 95)), .png(PNGOptions())] {
+        for format in [Self.jpeg80, .webp(WebPOptions()), .avif(HEIFOptions())] {
+            #expect(try Self.made(data, small, for: format).planes?.subsampling == 2, "\(format)")
+        }
+        for format in [EncodingFormat.jpeg(JPEGOptions(quality: 95)), .png(PNGOptions()), .webp(WebPOptions(lossless: true))] {
             let made = try Self.made(data, small, for: format)
             #expect(made.planes == nil, "\(format)")
             #expect(made.image.width == 200 && made.image.height == 150, "\(format)")
         }
     }
 
-    @Test("Odd boxes at every DCT scale: exact geometry, and the look of the former route", arguments: [
+    @Test("Odd boxes at every DCT scale, as JPEG, WebP, AVIF and HEIC: exact geometry, and the look of the former route", arguments: [
         (97, 97), (161, 121), (319, 239), (640, 480), (33, 7), (7, 33), (1, 1),
     ])
     func geometry(_ box: (Int, Int)) throws {
@@ -71,6 +88,44 @@ struct PlanarJPEGTests {
         if decoded.width >= 9, decoded.height >= 8 {
             #expect(try decoded.perceptualHash().distance(to: formerDecoded.perceptualHash()) <= 3, "\(box)")
         }
+        // WebP, AVIF and HEIC written from the planes: odd sides pad their chroma as JPEG does.
+        for format in [EncodingFormat.webp(WebPOptions()), .avif(HEIFOptions()), .heic(HEIFOptions())] where box != (1, 1) {
+            let (bytes, made) = try Thumbnailer(options: options).encodedThumbnail(data, as: format)
+            #expect(made.planes != nil, "\(box) \(format)")
+            let decoded = try ImageDecoder(limits: .unlimited).decode(bytes)
+            #expect(decoded.width == formerDecoded.width && decoded.height == formerDecoded.height, "\(box) \(format)")
+            if decoded.width >= 9, decoded.height >= 8 {
+                #expect(try decoded.perceptualHash().distance(to: formerDecoded.perceptualHash()) <= 4, "\(box) \(format)")
+            }
+        }
+    }
+
+    @Test("A greyscale JPEG to WebP: grey planes, neutral chroma, the look of the former route")
+    func greyToWebP() throws {
+        // A 1-band JPEG made here: a diagonal ramp with a bright square.
+        let (width, height) = (300, 200)
+        var bytes = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width { bytes[y * width + x] = (60..<140).contains(x) && (50..<130).contains(y) ? 240 : UInt8((x + y) * 255 / (width + height)) }
+        }
+        let grey = try Image(pixels: PixelBuffer(width: width, height: height, bands: 1, bytes: bytes))
+        let data = try ImageEncoder.encode(grey, as: .jpeg(JPEGOptions(quality: 95)))
+        let options = ThumbnailOptions(width: 150, height: 150)
+        let webp = EncodingFormat.webp(WebPOptions())
+        let (encoded, made) = try Thumbnailer(options: options).encodedThumbnail(data, as: webp)
+        #expect(made.planes?.isGrey == true)
+        let (formerEncoded, _) = try Self.former(options).encodedThumbnail(data, as: webp)
+        let decoded = try ImageDecoder(limits: .unlimited).decode(encoded).standardizedToRGB8().pixels()
+        let former = try ImageDecoder(limits: .unlimited).decode(formerEncoded).standardizedToRGB8().pixels()
+        #expect(decoded.width == 150 && decoded.height == 100)
+        // Neutral: red, green and blue within 2 of each other everywhere.
+        let bands = decoded.bands
+        let spread = stride(from: 0, to: decoded.bytes.count, by: bands).map { i in
+            let rgb = decoded.bytes[i..<(i + 3)]
+            return Int(rgb.max() ?? 0) - Int(rgb.min() ?? 0)
+        }.max() ?? 255
+        #expect(spread <= 2)
+        #expect(ResizeSIMDTests.psnr(decoded, former) >= 35)
     }
 
     @Test("EXIF orientations 1-8: decoded as planes, turned upright in RGB, the same as the former route")
@@ -132,23 +187,24 @@ struct PlanarJPEGTests {
         } throws: { ($0 as? ImagingError)?.kind == .cancelled }
     }
 
-    /// The bar for the written file: the planar JPEG, decoded, scores within 0.5 dB of the
-    /// former route's JPEG against a reference resize (libvips Lanczos 3 of the full-size decode,
+    /// The bar for the written file: the planar route's JPEG, WebP or AVIF, decoded, scores
+    /// within 0.5 dB of the former route's against a reference resize (libvips Lanczos 3 of the full-size decode,
     /// at the exact scale), and looks like `vips_thumbnail`'s.
     @Test(
-        "Corpus photos as JPEG: within 0.5 dB of the former route against a reference resize, dHash ≤ 5 from vips_thumbnail",
+        "Corpus photos as JPEG, WebP and AVIF: within 0.5 dB of the former route against a reference resize, dHash ≤ 5 from vips_thumbnail",
         .enabled(if: TestFiles.corpusAvailable, "needs ../shared/corpus"),
-        arguments: ["2569067123_aca715a2ee_o.jpg", "gain-map.jpg", "Landscape_1.jpg"])
-    func corpusJPEGQuality(_ name: String) throws {
+        arguments: ["2569067123_aca715a2ee_o.jpg", "gain-map.jpg", "Landscape_1.jpg"],
+        [jpeg80, .webp(WebPOptions()), .avif(HEIFOptions())])
+    func corpusQuality(_ name: String, _ format: EncodingFormat) throws {
         let data = try TestFiles.data(TestFiles.corpusFile(name))
         let full = try ImageDecoder(limits: .unlimited).decode(data).materialized().autoOriented()
         for box in [(720, 588), (256, 256)] {
             let options = ThumbnailOptions(width: box.0, height: box.1)
-            let (bytes, made) = try Thumbnailer(options: options).encodedThumbnail(data, as: Self.jpeg80)
+            let (bytes, made) = try Thumbnailer(options: options).encodedThumbnail(data, as: format)
             // gain-map.jpg carries an ICC profile that means sRGB ("sRGB Gamut with sRGB Transfer"):
             // converted away, it changes nothing, so the planar route takes it too.
             #expect(made.planes != nil, "\(name) \(box)")
-            let (formerBytes, _) = try Self.former(options).encodedThumbnail(data, as: Self.jpeg80)
+            let (formerBytes, _) = try Self.former(options).encodedThumbnail(data, as: format)
             var viaVips = options
             viaVips.method = .vipsThumbnail
             let vips = try Thumbnailer(options: viaVips).thumbnail(data)
@@ -161,8 +217,8 @@ struct PlanarJPEGTests {
             let reference = try exact.pixels()
             let ownPSNR = ResizeSIMDTests.psnr(try own.pixels(), reference)
             let beforePSNR = ResizeSIMDTests.psnr(try before.pixels(), reference)
-            #expect(ownPSNR >= beforePSNR - 0.5, "\(name) \(box): \(ownPSNR) dB vs \(beforePSNR) dB")
-            #expect(try own.perceptualHash().distance(to: vips.image.perceptualHash()) <= 5, "\(name) \(box)")
+            #expect(ownPSNR >= beforePSNR - 0.5, "\(name) \(box) \(format): \(ownPSNR) dB vs \(beforePSNR) dB")
+            #expect(try own.perceptualHash().distance(to: vips.image.perceptualHash()) <= 5, "\(name) \(box) \(format)")
         }
     }
 }

@@ -5,13 +5,16 @@ import Vignette
 /// - `jpeg-task`: a JPEG in memory, fitted inside 720×588 with Lanczos 3, encoded as JPEG quality 80;
 /// - `png-task`: an RGBA PNG in memory, fitted inside 720×540 with Lanczos 3, encoded as PNG at
 ///   zlib level 6.
-/// Either takes `--format`, `--width`, `--height`, `--quality` and `--compression` to change that.
+/// Either takes `--format`, `--width`, `--height`, `--quality`, `--compression` and `--speed` to
+/// change that: `--format webp` (libwebp, lossy, method 4) and `--format avif` (libheif with aom,
+/// 4:2:0, `--speed`, default 9) measure the thumbnail's encoders at thumbnail size.
 enum JPEGTask {
-    static let usage = "jpeg-task|png-task --input FILE --seconds S [--warmup S] [--method shrinkOnLoad|vipsThumbnail] [--format jpeg|png] [--width W] [--height H] [--quality Q] [--compression Z] [--output OUT] [--operations N]"
+    static let usage = "jpeg-task|png-task --input FILE --seconds S [--warmup S] [--method shrinkOnLoad|vipsThumbnail] [--format jpeg|png|webp|avif] [--width W] [--height H] [--quality Q] [--compression Z] [--speed S] [--output OUT] [--operations N]"
 
     static func run(_ arguments: ArraySlice<String>, defaultFormat: String = "jpeg") throws -> String {
         let parsed = try Arguments(arguments, known: ["input", "seconds", "warmup", "method", "output",
-                                                      "format", "width", "height", "quality", "compression", "operations"])
+                                                      "format", "width", "height", "quality", "compression", "speed",
+                                                      "operations"])
         guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument \(parsed.positionals[0])") }
         let input = try parsed.required("input")
         let seconds = try parsed.double("seconds", default: 10)
@@ -21,16 +24,15 @@ enum JPEGTask {
             throw UsageError("--method must be one of \(ThumbnailOptions.Method.allCases.map(\.rawValue).joined(separator: ", ")), got \(methodName)")
         }
         let formatName = parsed.options["format"] ?? defaultFormat
-        let isPNG: Bool
-        switch formatName {
-        case "jpeg": isPNG = false
-        case "png": isPNG = true
-        default: throw UsageError("--format must be jpeg or png, got \(formatName)")
+        guard ["jpeg", "png", "webp", "avif"].contains(formatName) else {
+            throw UsageError("--format must be jpeg, png, webp or avif, got \(formatName)")
         }
+        let isPNG = formatName == "png"
         let width = Int(try parsed.double("width", default: isPNG ? 720 : 720))
         let height = Int(try parsed.double("height", default: isPNG ? 540 : 588))
         let quality = Int(try parsed.double("quality", default: 80))
         let compression = Int(try parsed.double("compression", default: 6, allowZero: true))
+        let speed = Int(try parsed.double("speed", default: 9, allowZero: true))
         // A fixed number of operations instead of a time (no warm-up): for profilers such as
         // callgrind, whose instruction counts are then comparable from run to run.
         let fixedOperations = parsed.options["operations"] == nil ? nil : Int(try parsed.double("operations", default: 1))
@@ -44,8 +46,13 @@ enum JPEGTask {
         }
         let thumbnailer = Thumbnailer(options: ThumbnailOptions(
             width: width, height: height, fit: .inside, kernel: .lanczos3, method: method))
-        let encoding = isPNG ? EncodingFormat.png(PNGOptions(compression: compression))
-            : EncodingFormat.jpeg(JPEGOptions(quality: quality))
+        let encoding: EncodingFormat
+        switch formatName {
+        case "png": encoding = .png(PNGOptions(compression: compression))
+        case "webp": encoding = .webp(WebPOptions(quality: quality))
+        case "avif": encoding = .avif(HEIFOptions(quality: quality, speed: speed))
+        default: encoding = .jpeg(JPEGOptions(quality: quality))
+        }
 
         // Warm-up: page in the libraries, let libvips start its thread pool.
         var last = try thumbnailer.encodedThumbnail(data, as: encoding)
@@ -81,6 +88,7 @@ enum JPEGTask {
         line.add("seconds", elapsed)
         line.add("threads", threads)
         line.add("format", formatName)
+        line.add("quality", quality)
         line.add("route", last.thumbnail.route.description)
         line.add("width", last.thumbnail.image.width)
         line.add("height", last.thumbnail.image.height)

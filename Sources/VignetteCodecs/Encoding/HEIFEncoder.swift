@@ -22,11 +22,29 @@ enum HEIFEncoder {
     static let x265Presets = ["placebo", "veryslow", "slower", "slow", "medium", "fast", "faster", "veryfast", "superfast", "ultrafast"]
 
     static func encode(_ image: Image, codec: Codec, options: HEIFOptions) throws(ImagingError) -> Data {
-        try ImageEncoder.check(options.quality, in: 0...100, "\(codec.name) quality")
-        try ImageEncoder.check(options.speed, in: 0...9, "\(codec.name) speed")
+        try check(options, codec: codec)
         let standard = try image.standardizedToRGB8()
         let pixels = try standard.pixels()
+        let heifImage = try makeImage(pixels)
+        defer { heif_image_release(heifImage) }
+        if let profile = standard.iccProfile {
+            // The pixels need their profile to be read (a kept profile): written as the image's "prof" colr box.
+            let status = profile.withUnsafeBytes { raw in
+                heif_image_set_raw_color_profile(heifImage, "prof", raw.baseAddress, raw.count)
+            }
+            try ImagingError.checkHEIF(status, "heif_image_set_raw_color_profile", encoding: true)
+        }
+        return try encode(heifImage, codec: codec, options: options)
+    }
 
+    static func check(_ options: HEIFOptions, codec: Codec) throws(ImagingError) {
+        try ImageEncoder.check(options.quality, in: 0...100, "\(codec.name) quality")
+        try ImageEncoder.check(options.speed, in: 0...9, "\(codec.name) speed")
+    }
+
+    /// `heifImage` coded by `codec`'s encoder with `options` and written as a file
+    /// (`heif_context_encode_image`, `heif_context_write`).
+    static func encode(_ heifImage: OpaquePointer, codec: Codec, options: HEIFOptions) throws(ImagingError) -> Data {
         guard heif_have_encoder_for_format(codec.compression) != 0 else {
             throw ImagingError(.encoderUnavailable, "libheif \(HEIFVersion.string) has no \(codec.name) encoder")
         }
@@ -41,16 +59,6 @@ enum HEIFEncoder {
         guard let encoder = encoderPointer else { throw ImagingError(.encoderUnavailable, "no \(codec.name) encoder") }
         defer { heif_encoder_release(encoder) }
         try configure(encoder, codec: codec, options: options)
-
-        let heifImage = try makeImage(pixels)
-        defer { heif_image_release(heifImage) }
-        if let profile = standard.iccProfile {
-            // The pixels need their profile to be read (a kept profile): written as the image's "prof" colr box.
-            let status = profile.withUnsafeBytes { raw in
-                heif_image_set_raw_color_profile(heifImage, "prof", raw.baseAddress, raw.count)
-            }
-            try ImagingError.checkHEIF(status, "heif_image_set_raw_color_profile", encoding: true)
-        }
 
         let encodingOptions = heif_encoding_options_alloc()
         defer { heif_encoding_options_free(encodingOptions) }

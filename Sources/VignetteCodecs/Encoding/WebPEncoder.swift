@@ -50,7 +50,11 @@ enum WebPEncoder {
         defer { WebPPictureFree(&picture) }
         picture.use_argb = options.lossless ? 1 : 0
         try importPixels(rgb, into: &picture)
+        return try write(&picture, config: &config)
+    }
 
+    /// `picture` encoded with `config` (`WebPEncode` into a `WebPMemoryWriter`).
+    static func write(_ picture: inout WebPPicture, config: inout WebPConfig) throws(ImagingError) -> Data {
         var writer = WebPMemoryWriter()
         WebPMemoryWriterInit(&writer)
         defer { WebPMemoryWriterClear(&writer) }

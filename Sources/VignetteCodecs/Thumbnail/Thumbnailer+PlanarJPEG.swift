@@ -14,7 +14,9 @@ internal import CVips
 /// libjpeg-turbo pass at the thumbnail's size (`tjDecodeYUVPlanes`). When the thumbnail is going to
 /// be written as a plain JPEG (`encodedThumbnail` asks its format choice up front), the chroma is
 /// resampled straight to the JPEG's subsampling and the planes are encoded as they are
-/// (`tjCompressFromYUVPlanes`): nothing goes through RGB on the way to the file.
+/// (`tjCompressFromYUVPlanes`): nothing goes through RGB on the way to the file. Lossy WebP and
+/// 4:2:0 AVIF or HEIC, which code Y/Cb/Cr at 4:2:0 too, take the 4:2:0 planes the same way
+/// (`WebPEncoder.encode(_:options:)` with the planes, `HEIFEncoder.encode(_:codec:options:)`).
 ///
 /// Against the shrink-on-load route it skips, on sharp's task, the YCbCr → RGB conversion and
 /// chroma upsampling of 1.5 MP, reading the chroma at luma resolution in the resize, the RGB →
@@ -66,12 +68,12 @@ extension Thumbnailer {
         else { return nil }
 
         // The output's chroma: 4:2:0 when the thumbnail is going to be a JPEG that libvips would
-        // write at 4:2:0 (asked of the encoding choice with the header, which has the thumbnail's
-        // bands), 4:4:4 otherwise.
-        let subsampling = encodingHint(header).flatMap(Self.jpegSubsampling(for:))
+        // write at 4:2:0, or a lossy WebP, AVIF or HEIC at 4:2:0 (asked of the encoding choice
+        // with the header, which has the thumbnail's bands), 4:4:4 otherwise.
+        let subsampling = encodingHint(header).flatMap(Self.planeSubsampling(for:))
         // At a DCT scale (1/2 and below) libjpeg decodes subsampled chroma at the luma's resolution
         // straight from the coefficients (a larger IDCT for chroma), which planes holding the
-        // chroma at its stored resolution cannot match: such a decode is taken only for a JPEG
+        // chroma at its stored resolution cannot match: such a decode is taken only for an output
         // written at 4:2:0 again, which keeps no more chroma than the planes hold. (gain-map.jpg's
         // thumbnail at 4:4:4 scored 42.3 dB against a reference resize this way, the RGB route 47.8.)
         let chromaSubsampled = jpeg.subsampling != Int32(TJSAMP_444.rawValue) && jpeg.subsampling != Int32(TJSAMP_GRAY.rawValue)
@@ -113,13 +115,45 @@ extension Thumbnailer {
         return Int32(options.quality < 90 ? TJSAMP_420.rawValue : TJSAMP_444.rawValue)
     }
 
-    /// The thumbnail's planes encoded by libjpeg-turbo (`tjCompressFromYUVPlanes`) when `format`
-    /// is a JPEG that libvips would write from the RGB pixels at the planes' subsampling (or they
-    /// are greyscale); nil otherwise, and the RGB image is encoded instead.
-    static func jpegFromPlanes(_ planes: YCbCrPlanes, as format: EncodingFormat) throws(ImagingError) -> Data? {
-        guard case .jpeg(let options) = format, let subsampling = jpegSubsampling(for: format),
-            planes.isGrey || planes.subsampling == subsampling
-        else { return nil }
-        return try TurboJPEG.encode(planes, quality: options.quality)
+    /// The chroma subsampling the planes are made at for `format`: the JPEG's (`jpegSubsampling`);
+    /// 4:2:0 for a lossy WebP (VP8 codes 4:2:0 only) and for a lossy AVIF or HEIC at 4:2:0, whose
+    /// encoders then take the planes as they are; nil (4:4:4, the finest colour, for an encode
+    /// from RGB) for anything else.
+    static func planeSubsampling(for format: EncodingFormat) -> Int32? {
+        switch format {
+        case .jpeg: return jpegSubsampling(for: format)
+        case .webp(let options) where !options.lossless: return Int32(TJSAMP_420.rawValue)
+        case .avif(let options) where !options.lossless && options.chroma == .yuv420,
+            .heic(let options) where !options.lossless && options.chroma == .yuv420:
+            return Int32(TJSAMP_420.rawValue)
+        default: return nil
+        }
+    }
+
+    /// The thumbnail's planes encoded as they are, when `format` codes them at their subsampling:
+    /// a JPEG that libvips would write from the RGB pixels at the planes' subsampling, or
+    /// greyscale (libjpeg-turbo's `tjCompressFromYUVPlanes`); a lossy WebP from 4:2:0 or grey
+    /// planes (libwebp's `WebPEncode` of a YUV picture); a lossy 4:2:0 AVIF or HEIC from 4:2:0
+    /// planes (libheif's `heif_context_encode_image` of a YCbCr image). Nil otherwise, and the RGB
+    /// image is encoded instead.
+    static func encodedFromPlanes(_ planes: YCbCrPlanes, as format: EncodingFormat) throws(ImagingError) -> Data? {
+        let at420 = planes.subsampling == Int32(TJSAMP_420.rawValue)
+        switch format {
+        case .jpeg(let options):
+            guard let subsampling = jpegSubsampling(for: format), planes.isGrey || planes.subsampling == subsampling
+            else { return nil }
+            return try TurboJPEG.encode(planes, quality: options.quality)
+        case .webp(let options):
+            guard !options.lossless, planes.isGrey || at420 else { return nil }
+            return try WebPEncoder.encode(planes, options: options)
+        case .avif(let options):
+            guard planeSubsampling(for: format) != nil, at420 else { return nil }
+            return try HEIFEncoder.encode(planes, codec: .av1, options: options)
+        case .heic(let options):
+            guard planeSubsampling(for: format) != nil, at420 else { return nil }
+            return try HEIFEncoder.encode(planes, codec: .hevc, options: options)
+        default:
+            return nil
+        }
     }
 }

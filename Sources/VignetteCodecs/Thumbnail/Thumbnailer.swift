@@ -78,7 +78,7 @@ public struct Thumbnailer: Sendable {
             let format = choose(lazy.image)
             if let planes = lazy.planes {
                 try limits.check(.ofEncoding(lazy.image, as: format))
-                if let encoded = try Self.jpegFromPlanes(planes, as: format) { return (encoded, lazy) }
+                if let encoded = try Self.encodedFromPlanes(planes, as: format) { return (encoded, lazy) }
             }
             return (try ImageEncoder.encode(lazy.image, as: format, limits: limits, cancellation: cancellation), lazy)
         } catch {
