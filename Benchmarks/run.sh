@@ -14,7 +14,8 @@
 #                   passed to VignetteBench as VIGNETTE_THREADS.
 #   BENCH_ROUNDS    rounds of all in-process cases, interleaved; the report takes the median (default 3).
 #   BENCH_RUNS      hyperfine runs per command (default 30; warm-up 3).
-#   BENCH_PNG_SECONDS, BENCH_PNG_ROUNDS   the same for the PNG task (default 5 s, 2 rounds).
+#   BENCH_PNG_SECONDS, BENCH_PNG_ROUNDS   the same for the PNG task and for sharp's JPEG task written
+#                   as WebP and as AVIF (default 5 s, 2 rounds).
 #   BENCH_BATCH_RUNS  hyperfine runs of each corpus-batch command (default 5; warm-up 1).
 #   BENCH_ENCODE_RUNS runs of each 12-MP encode, Vignette's and the CLI tools' (default 3).
 #   BENCH_PHOTOS    photos in the files → files throughput case (default 64: links to sharp's photo).
@@ -208,6 +209,52 @@ for round in $(seq 1 "$png_rounds"); do
     measure "$round" "$vips818_python" "$bench_dir/peers/pyvips_png.py" --tool "pyvips 8.18" --input "$png_input" \
         --seconds "$png_seconds" --output "$out/png-pyvips818.png"
 done
+
+# --- in-process: sharp's JPEG task written as WebP (q80, method 4) and AVIF (q50, aom speed 9) ----
+# The thumbnail-size encoders (issue 14): the same decode and resize, each tool's WebP and AVIF
+# writer at equal settings. Pillow-SIMD's build has no AVIF (libavif is not linked), so it has
+# WebP rows only. Quality scales differ between libheif and libavif, so the report gives each
+# output's size and PSNR against a reference resize beside the rate.
+results="$out/thumbnail-formats.jsonl"
+: > "$results"
+simd_has_avif="$("$simd_python" -c 'from PIL import features; print(int(bool(features.check("avif"))))' 2>/dev/null || echo 0)"
+for round in $(seq 1 "$png_rounds"); do
+    for format in webp avif; do
+        quality=80; [[ "$format" == avif ]] && quality=50
+        for threads in $threads_list; do
+            log "$format round $round/$png_rounds: vignette, $threads thread(s) per image, ${png_seconds}s"
+            measure "$round" env VIGNETTE_THREADS="$threads" "$bench" jpeg-task --input "$input" --format "$format" \
+                --quality "$quality" --seconds "$png_seconds" --output "$out/$format-vignette-t$threads.$format"
+        done
+        log "$format round $round/$png_rounds: pyvips, Pillow, Pillow-SIMD, pyvips 8.18, ${png_seconds}s each"
+        measure "$round" "$python" "$bench_dir/peers/pyvips_jpeg.py" --input "$input" --format "$format" \
+            --quality "$quality" --seconds "$png_seconds" --output "$out/$format-pyvips.$format"
+        measure "$round" "$python" "$bench_dir/peers/pillow_jpeg.py" --input "$input" --format "$format" \
+            --quality "$quality" --seconds "$png_seconds" --output "$out/$format-pillow.$format"
+        if [[ "$format" == webp || "$simd_has_avif" == 1 ]]; then
+            measure "$round" "$simd_python" "$bench_dir/peers/pillow_jpeg.py" --tool Pillow-SIMD --input "$input" \
+                --format "$format" --quality "$quality" --seconds "$png_seconds" --output "$out/$format-pillow-simd.$format"
+        fi
+        measure "$round" "$vips818_python" "$bench_dir/peers/pyvips_jpeg.py" --tool "pyvips 8.18" --input "$input" \
+            --format "$format" --quality "$quality" --seconds "$png_seconds" --output "$out/$format-pyvips818.$format"
+    done
+done
+log "PSNR of each WebP and AVIF output against a reference resize (libvips Lanczos 3 of the full decode)"
+"$python" - "$input" "$out" > "$out/thumbnail-formats-quality.jsonl" <<'PY'
+import glob, json, math, os, sys
+import pyvips
+source, out = sys.argv[1:3]
+full = pyvips.Image.new_from_file(source)
+for path in sorted(glob.glob(os.path.join(out, "webp-*.webp")) + glob.glob(os.path.join(out, "avif-*.avif"))):
+    image = pyvips.Image.new_from_file(path)
+    image = image[:3] if image.bands > 3 else image
+    reference = full.resize(image.width / full.width, vscale=image.height / full.height, kernel="lanczos3")
+    reference = reference.crop(0, 0, image.width, image.height)
+    diff = image.cast("float") - reference.cast("float")
+    mse = (diff * diff).avg()
+    print(json.dumps({"file": os.path.basename(path), "bytes": os.path.getsize(path),
+                      "psnr": round(10 * math.log10(255 * 255 / mse), 2) if mse > 0 else None}))
+PY
 
 # --- similarity to libvips' own thumbnail -----------------------------------------------------
 log "dHash against vipsthumbnail's output"
@@ -426,6 +473,41 @@ print(f"The same protocol, {png_seconds} s per case after a 1 s warm-up, {png_ro
 print("premultiplies alpha around the resize; none does shrink-on-load (PNG has none).")
 print()
 rate_table(png_rows)
+
+quality = {q["file"]: q for q in lines("thumbnail-formats-quality.jsonl")}
+def output_file(row, fmt):
+    """The file a thumbnail-formats row wrote (as run.sh names them)."""
+    names = {"pyvips": "pyvips", "Pillow": "pillow", "Pillow-SIMD": "pillow-simd", "pyvips 8.18": "pyvips818"}
+    tool = names.get(row["tool"], f'vignette-t{row.get("threads")}')
+    return f"{fmt}-{tool}.{fmt}"
+format_rows = lines("thumbnail-formats.jsonl")
+print("## Sharp's JPEG task written as WebP (q80, method 4) and as AVIF (q50, aom speed 9, 4:2:0)")
+print()
+print(f"The same protocol and photo as the JPEG task, {png_seconds} s per case, {png_rounds} round(s); only the")
+print("encoder differs. Vignette writes both from the resized Y/Cb/Cr planes (the planar route);")
+print("Pillow-SIMD has no AVIF encoder in its build. Quality scales differ between libheif (Vignette,")
+print("pyvips) and libavif (Pillow): bytes and PSNR against a reference resize (libvips Lanczos 3 of the")
+print("full decode) say what each output is.")
+print()
+print("| format | tool | ops/s | vs Pillow-SIMD | vs Pillow | vs pyvips 8.18 | bytes | PSNR (dB) | ops/s in each round |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---|")
+for fmt in ("webp", "avif"):
+    cases = {}
+    for row in format_rows:
+        if row.get("format") == fmt:
+            cases.setdefault(label(row), []).append(row)
+    medians = {case: statistics.median(r["ops_per_sec"] for r in rs) for case, rs in cases.items()}
+    def rate_of(tool):
+        return next((medians[c] for c, rs in cases.items() if rs[0]["tool"] == tool), None)
+    simd, pil, v818 = rate_of("Pillow-SIMD"), rate_of("Pillow"), rate_of("pyvips 8.18")
+    for case, rs in cases.items():
+        rate = medians[case]
+        ratio = lambda base: f"{rate / base:.2f}×" if base else "—"
+        q = quality.get(output_file(rs[0], fmt), {})
+        each = ", ".join(f'{r["ops_per_sec"]:.1f}' for r in rs)
+        print(f'| {fmt.upper()} | {case} | {rate:.1f} | {ratio(simd)} | {ratio(pil)} | {ratio(v818)} | '
+              f'{q.get("bytes", "")} | {q.get("psnr", "")} | {each} |')
+print()
 
 print("## Similarity to libvips' own `vipsthumbnail -s 720x588` (64-bit dHash distance, ≤ 5 is similar)")
 print()
