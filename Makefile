@@ -7,7 +7,7 @@ DEMO_OUT ?= demo-thumbnails
 DEMO_SIZE ?= 256
 
 # Build and test needs: the -dev packages the C targets link against.
-BUILD_PACKAGES := libvips-dev libwebp-dev libheif-dev libhiredis-dev libturbojpeg0-dev liblcms2-dev pkg-config
+BUILD_PACKAGES := libvips-dev libwebp-dev libheif-dev libhiredis-dev libturbojpeg0-dev liblcms2-dev libdeflate-dev pkg-config
 # The shared-cache tests start a redis-server of their own on 127.0.0.1; the operation tests
 # compare with references made by libvips' own `vips` command (libvips-tools); the colour tests
 # with conversions made by littleCMS' `transicc` (liblcms2-utils).

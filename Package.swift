@@ -41,6 +41,9 @@ let package = Package(
         .systemLibrary(
             name: "CLcms2", path: "CSystemShims/CLcms2", pkgConfig: "lcms2",
             providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(
+            name: "CDeflate", path: "CSystemShims/CDeflate", pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"])]),
         .target(
             name: "CImageShims", dependencies: ["CVips", "CHeif"],
             path: "CSystemShims/CImageShims"),
@@ -48,7 +51,7 @@ let package = Package(
         .target(name: "CResize", path: "CSystemShims/CResize"),
         .target(
             name: "VignetteCodecs",
-            dependencies: ["CVips", "CWebP", "CHeif", "CImageShims", "CResize", "CTurboJPEG", "CLcms2"]),
+            dependencies: ["CVips", "CWebP", "CHeif", "CImageShims", "CResize", "CTurboJPEG", "CLcms2", "CDeflate"]),
         .target(
             name: "Vignette",
             dependencies: [

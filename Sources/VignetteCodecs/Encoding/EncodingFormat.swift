@@ -19,7 +19,7 @@ public struct JPEGOptions: Sendable, Hashable, Codable {
     }
 }
 
-/// PNG settings for libvips' `vips_pngsave_buffer`.
+/// PNG settings for libdeflate's compressor (`PNGWriter`) or libvips' `vips_pngsave_buffer`.
 public struct PNGOptions: Sendable, Hashable, Codable {
     /// zlib level, 0–9.
     public var compression: Int

@@ -6,8 +6,9 @@ import Foundation
 internal import CImageShims
 internal import CVips
 
-/// Encodes images: JPEG, PNG and GIF through libvips' savers, WebP through libwebp, HEIC and AVIF
-/// through libheif.
+/// Encodes images: JPEG and GIF through libvips' savers, PNG through libdeflate (`PNGWriter`) or,
+/// with metadata or a profile to carry or past its size, libvips' saver, WebP through libwebp, HEIC
+/// and AVIF through libheif.
 public enum ImageEncoder {
     /// `image` encoded as `format`. Pixels are first brought to 8-bit sRGB (or grey); JPEG, which
     /// has no alpha, gets alpha flattened onto white.
@@ -48,6 +49,10 @@ public enum ImageEncoder {
             var standard = try image.standardizedToSRGB8()
             // Stripped but with a profile: a copy with nothing else left, saved without stripping.
             let strip = !options.keepMetadata && standard.iccProfile == nil
+            // Nothing but pixels, of a size held in memory: libdeflate's compressor, at once.
+            if strip, PNGWriter.applies(width: standard.width, height: standard.height, bands: standard.bands) {
+                return try PNGWriter.encode(standard.materialized(cancellation: cancellation).pixels(), compression: options.compression)
+            }
             if !options.keepMetadata, !strip { standard = try standard.keepingOnlyProfile() }
             return try save(standard, cancellation) { buffer, length in
                 vgn_pngsave(standard.pointer, buffer, length, Int32(options.compression), 0, strip ? 1 : 0)
