@@ -25,6 +25,28 @@ static inline void vgn_store_pixel(uint8_t *target, uint32_t value, int bands) {
     }
 }
 
+VGN_AVX2 int vgn_premultiply_rgba_avx2(const uint8_t *source, uint8_t *row, int width) {
+    const __m256i zero = _mm256_setzero_si256();
+    // Each pixel's alpha word copied over its four words, in each 128-bit lane.
+    const __m256i alphas = _mm256_setr_epi8(6, 7, 6, 7, 6, 7, 6, 7, 14, 15, 14, 15, 14, 15, 14, 15,
+                                            6, 7, 6, 7, 6, 7, 6, 7, 14, 15, 14, 15, 14, 15, 14, 15);
+    const __m256i half = _mm256_set1_epi16(128);
+    int x = 0;
+    for (; x + 8 <= width; x += 8) {
+        const __m256i pixels = _mm256_loadu_si256((const __m256i *)(source + (size_t)x * 4));
+        __m256i halves[2] = {_mm256_unpacklo_epi8(pixels, zero), _mm256_unpackhi_epi8(pixels, zero)};
+        for (int i = 0; i < 2; i++) {
+            // (c × a + 127) / 255 = round(c × a / 255) = (t + (t >> 8)) >> 8 with t = c × a + 128,
+            // exact for every c and a (checked over all 65536 pairs); alpha itself is kept.
+            const __m256i t = _mm256_add_epi16(_mm256_mullo_epi16(halves[i], _mm256_shuffle_epi8(halves[i], alphas)), half);
+            const __m256i scaled = _mm256_srli_epi16(_mm256_add_epi16(t, _mm256_srli_epi16(t, 8)), 8);
+            halves[i] = _mm256_blend_epi16(scaled, halves[i], 0x88);
+        }
+        _mm256_storeu_si256((__m256i *)(row + (size_t)x * 4), _mm256_packus_epi16(halves[0], halves[1]));
+    }
+    return x;
+}
+
 VGN_AVX2 void vgn_vertical_avx2(const uint8_t *in, size_t in_stride, uint8_t *out, size_t out_stride,
                                 size_t row_bytes, const vgn_kernel *kernel) {
     const int taps = kernel->taps;

@@ -15,19 +15,34 @@ int vgn_resize_has_avx2(void) {
 #endif
 }
 
-void vgn_resize_premultiply(const uint8_t *in, size_t in_stride, uint8_t *out, int width, int height, int bands) {
+/// One row of `width` pixels of `bands` bands (a constant where it is inlined, so the compiler
+/// unrolls the bands): colour × alpha / 255, rounded. No branch for opaque pixels: for alpha 255
+/// the formula gives the colour back exactly ((c × 255 + 127) / 255 = c).
+static inline void vgn_resize_premultiply_row(const uint8_t *source, uint8_t *row, int width, const int bands) {
+    for (int x = 0; x < width; x++, source += bands, row += bands) {
+        const unsigned alpha = source[bands - 1];
+        for (int b = 0; b < bands - 1; b++) row[b] = (uint8_t)((source[b] * alpha + 127) / 255);
+        row[bands - 1] = (uint8_t)alpha;
+    }
+}
+
+void vgn_resize_premultiply(const uint8_t *in, size_t in_stride, uint8_t *out, int width, int height, int bands,
+                            int use_avx2) {
     for (int y = 0; y < height; y++) {
         const uint8_t *source = in + (size_t)y * in_stride;
         uint8_t *row = out + (size_t)y * (size_t)width * (size_t)bands;
-        for (int x = 0; x < width; x++, source += bands, row += bands) {
-            const unsigned alpha = source[bands - 1];
-            if (alpha == 255) {
-                memmove(row, source, (size_t)bands);
-                continue;
-            }
-            for (int b = 0; b < bands - 1; b++) row[b] = (uint8_t)((source[b] * alpha + 127) / 255);
-            row[bands - 1] = (uint8_t)alpha;
+#if defined(VGN_RESIZE_HAVE_AVX2)
+        if (use_avx2 && bands == 4) {
+            const int done = vgn_premultiply_rgba_avx2(source, row, width);
+            vgn_resize_premultiply_row(source + (size_t)done * 4, row + (size_t)done * 4, width - done, 4);
+            continue;
         }
+#else
+        (void)use_avx2;
+#endif
+        if (bands == 4) vgn_resize_premultiply_row(source, row, width, 4);
+        else if (bands == 2) vgn_resize_premultiply_row(source, row, width, 2);
+        else vgn_resize_premultiply_row(source, row, width, bands);
     }
 }
 
@@ -153,7 +168,7 @@ int vgn_lanczos3_resize_scaled(const uint8_t *in, int in_width, int in_height, s
     if (has_alpha) {
         premultiplied = malloc(row_bytes * (size_t)in_height);
         if (!premultiplied) goto done;
-        vgn_resize_premultiply(in, in_stride, premultiplied, in_width, in_height, bands);
+        vgn_resize_premultiply(in, in_stride, premultiplied, in_width, in_height, bands, use_avx2);
         job.in = premultiplied;
         job.in_stride = row_bytes;
     }

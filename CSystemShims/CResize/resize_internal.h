@@ -44,6 +44,9 @@ void vgn_vertical_avx2(const uint8_t *in, size_t in_stride, uint8_t *out, size_t
 /// The weights of `kernel` as vgn_horizontal_avx2 reads them for `bands` (free() it); NULL when out
 /// of memory.
 void *vgn_horizontal_avx2_prepare(const vgn_kernel *kernel, int bands);
+/// The first `width` & ~7 pixels of an RGBA row premultiplied, 8 at a time, exactly as the scalar
+/// loop does it; returns how many it did (the caller does the rest).
+int vgn_premultiply_rgba_avx2(const uint8_t *source, uint8_t *row, int width);
 /// The same integers as vgn_horizontal_scalar, 4 taps at a time, with `prepared` from
 /// vgn_horizontal_avx2_prepare. Needs `kernel->taps` to be a multiple of 4 and reads up to 16
 /// bytes past the last pixel of a window: the caller pads `in`.
@@ -66,8 +69,10 @@ typedef struct {
 /// Both passes for output rows [first, first + count) (output row i needs only the vertical
 /// pass's row i), then unpremultiplied. Returns 0, or -2 when memory ran out.
 int vgn_resize_rows(const vgn_resize_job *job, int first, int count);
-/// Colour bands × alpha / 255, rounded, from `in` into packed rows at `out`.
-void vgn_resize_premultiply(const uint8_t *in, size_t in_stride, uint8_t *out, int width, int height, int bands);
+/// Colour bands × alpha / 255, rounded, from `in` into packed rows at `out`; with `use_avx2`, RGBA
+/// rows 8 pixels at a time (vgn_premultiply_rgba_avx2), the same integers.
+void vgn_resize_premultiply(const uint8_t *in, size_t in_stride, uint8_t *out, int width, int height, int bands,
+                            int use_avx2);
 /// Checks the arguments both entry points share and picks the code path: 1 AVX2, 0 scalar, -1 refused.
 int vgn_resize_check(int in_width, int in_height, int out_width, int out_height, size_t out_stride,
                      int bands, int has_alpha, int implementation);
