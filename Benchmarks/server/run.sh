@@ -11,7 +11,8 @@
 # thumbor keeps no results, so it processes the one repeated URL every time; Vignette serves it from
 # its memory cache of encoded results, as it would in service.
 #
-# Environment: DURATION (s per wrk case, default 15), SOAK_SECONDS (default 60), THUMBOR_PROCESSES
+# Environment: DURATION (s per wrk case, default 15), SOAK_SECONDS (default 60, after a warm-up of
+# SOAK_WARMUP, default 30, under the same load), THUMBOR_PROCESSES
 # (default: the cores; thumbor's --processes), CORPUS. Both servers read the same folder, fit inside
 # the same boxes and write JPEG q80; neither keeps results (thumbor: no storage, no result storage;
 # Vignette: no disk cache, and a cachebuster or a new size on every diverse request).
@@ -22,6 +23,7 @@ binary="${1:-$repo/.build/release/vignette}"
 corpus="${CORPUS:-$repo/../shared/corpus}"
 duration="${DURATION:-15}"
 soak="${SOAK_SECONDS:-60}"
+soak_warmup="${SOAK_WARMUP:-30}"
 cores="$(nproc)"
 thumbor_processes="${THUMBOR_PROCESSES:-$cores}"
 venv="$repo/.bench-venv-thumbor"
@@ -165,13 +167,15 @@ print(json.dumps(row))
 PY
 }
 
-# soak KIND: the diverse load for SOAK_SECONDS with 90 % of 20 clients well-behaved (wrk) and 10 %
-# disconnecting 20 ms into each request; RSS after a 10-s warm-up and at the end.
+# soak KIND: the diverse load for SOAK_WARMUP + SOAK_SECONDS with 90 % of 20 clients well-behaved
+# (wrk) and 10 % disconnecting 20 ms into each request; RSS every 5 s, "after warm-up" at
+# SOAK_WARMUP, and at the end. (Both servers' RSS still rises for 20-40 s under this load as their
+# allocators' arenas and caches fill; a leak is growth after that.)
 soak_run() {
-    local kind="$1" warm end line quitters
+    local kind="$1" warm end line quitters total=$((soak_warmup + soak))
     local url
     if [[ "$kind" == vignette ]]; then url="/insecure/rs:fit:333:333/q:80/cb:RANDOM/plain/local:///p1.jpg@jpg"; else url="/unsafe/fit-in/333x333/filters:quality(80)/p1.jpg"; fi
-    python3 - "$port" "$url" "$soak" > "$work/quitters.json" <<'PY' &
+    python3 - "$port" "$url" "$total" > "$work/quitters.json" <<'PY' &
 import json, random, socket, sys, time
 port, url, seconds = int(sys.argv[1]), sys.argv[2], float(sys.argv[3])
 end, count = time.time() + seconds, 0
@@ -184,15 +188,19 @@ while time.time() < end:
 print(json.dumps({"abandoned": count}))
 PY
     local quitter_pid=$!
-    ( sleep 10; rss_kb > "$work/rss-warm" ) &
-    line="$(KIND="$kind" IMAGES="$n" wrk -t 2 -c 18 -d "${soak}s" --timeout 30s -s "$work/diverse.lua" "http://127.0.0.1:$port" | tail -1)"
+    : > "$work/rss-series"
+    ( for _ in $(seq 1 $((total / 5))); do sleep 5; echo "$(rss_kb)" >> "$work/rss-series"; done ) &
+    local sampler_pid=$!
+    line="$(KIND="$kind" IMAGES="$n" wrk -t 2 -c 18 -d "${total}s" --timeout 30s -s "$work/diverse.lua" "http://127.0.0.1:$port" | tail -1)"
     end="$(rss_kb)"
     wait "$quitter_pid"
-    warm="$(cat "$work/rss-warm")"
-    python3 - "$line" "$kind" "$warm" "$end" "$(cat "$work/quitters.json")" <<'PY'
+    kill "$sampler_pid" 2> /dev/null || true
+    warm="$(sed -n "$((soak_warmup / 5))p" "$work/rss-series")"
+    python3 - "$line" "$kind" "$warm" "$end" "$(cat "$work/quitters.json")" "$(tr '\n' ' ' < "$work/rss-series")" <<'PY'
 import json, sys
 row = json.loads(sys.argv[1]); row.update(json.loads(sys.argv[5]))
-row.update(server=sys.argv[2], case="soak", rss_warm_mb=round(int(sys.argv[3]) / 1024, 1), rss_end_mb=round(int(sys.argv[4]) / 1024, 1))
+row.update(server=sys.argv[2], case="soak", rss_warm_mb=round(int(sys.argv[3]) / 1024, 1), rss_end_mb=round(int(sys.argv[4]) / 1024, 1),
+           rss_every_5s_mb=[round(int(k) / 1024) for k in sys.argv[6].split()])
 print(json.dumps(row))
 PY
 }
@@ -213,7 +221,7 @@ for kind in vignette thumbor; do
     # The soak's results never repeat, so Vignette's memory cache of results fills up to its bound
     # (up to 256 MiB): bounded at 16 MiB here, RSS shows whether anything else grows.
     VIGNETTE_FLAGS="--memory-cache-size 16" start_server "$kind"
-    log "$kind: soak, ${soak}s"
+    log "$kind: soak, ${soak_warmup}s of warm-up and ${soak}s"
     soak_run "$kind" >> "$results"
     stop_server
 done
@@ -246,4 +254,7 @@ print("|---|---:|---:|---:|---:|---:|---:|---:|")
 for server in ["vignette", "thumbor"]:
     r = get(server, "soak")
     print(f'| {server} | {r["requests"] / r["seconds"]:.1f} | {r["p99_ms"]:.1f} | {r["non2xx"] + r["socket_errors"]} | {r["abandoned"]} | {r["rss_warm_mb"]:.0f} | {r["rss_end_mb"]:.0f} | {r["rss_end_mb"] / r["rss_warm_mb"]:.2f} |')
+print()
+for server in ["vignette", "thumbor"]:
+    print(f'{server}\'s RSS every 5 s of the soak (MB): {", ".join(str(m) for m in get(server, "soak").get("rss_every_5s_mb", []))}')
 PY
