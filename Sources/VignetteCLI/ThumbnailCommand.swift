@@ -136,7 +136,7 @@ struct ThumbnailCommand: ParsableCommand {
         // No more lanes than inputs; many images at once: one libvips thread each; one image at a
         // time (a single input, or --jobs 1): all cores on it.
         let jobCount = max(1, min(jobs ?? cores, files.count))
-        if jobCount > 1 { ImagingRuntime.threadsPerImage = max(1, cores / jobCount) }
+        ImagingRuntime.shareCores(cores, among: jobCount)
 
         var options = ThumbnailOptions(width: size.width, height: size.height, fit: fit)
         options.blurSigma = blur ?? 0

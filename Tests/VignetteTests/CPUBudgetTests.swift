@@ -27,4 +27,19 @@ struct CPUBudgetTests {
         #expect(cores >= 1 && cores <= ProcessInfo.processInfo.activeProcessorCount)
         #expect(ImagePipeline.Configuration().decodingConcurrency == cores)
     }
+
+    @Test("cores shared between lanes: cores / lanes libvips threads an image, at least 1; one lane keeps them all")
+    func sharing() {
+        let before = ImagingRuntime.threadsPerImage
+        defer { ImagingRuntime.threadsPerImage = before }
+        ImagingRuntime.shareCores(8, among: 2)
+        #expect(ImagingRuntime.threadsPerImage == 4)
+        ImagingRuntime.shareCores(2, among: 2)
+        #expect(ImagingRuntime.threadsPerImage == 1)
+        ImagingRuntime.shareCores(2, among: 16)
+        #expect(ImagingRuntime.threadsPerImage == 1)
+        ImagingRuntime.threadsPerImage = 3
+        ImagingRuntime.shareCores(8, among: 1)
+        #expect(ImagingRuntime.threadsPerImage == 3)
+    }
 }

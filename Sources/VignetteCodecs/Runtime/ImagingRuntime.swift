@@ -53,6 +53,14 @@ public enum ImagingRuntime {
         }
     }
 
+    /// Shares `cores` between `lanes` images made at once: with more than one lane, each image
+    /// gets `cores / lanes` libvips threads (at least 1, `threadsPerImage`), so the lanes do not
+    /// outnumber the cores with threads that wait for each other; one lane keeps them all. The
+    /// batch command's `--jobs` and the server's pipeline (one decode per core at once) use it.
+    public static func shareCores(_ cores: Int, among lanes: Int) {
+        if lanes > 1 { threadsPerImage = max(1, cores / lanes) }
+    }
+
     /// Caps glibc's malloc arenas at `count` (`mallopt(M_ARENA_MAX)`), unless the process was
     /// started with `MALLOC_ARENA_MAX` set (glibc reads that itself). glibc gives threads that
     /// allocate under contention arenas of their own, up to 8 per core, and libvips' large,
