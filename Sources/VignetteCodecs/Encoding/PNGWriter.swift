@@ -16,9 +16,11 @@ internal import CDeflate
 /// (`libdeflate_crc32`). Whatever else a PNG is to carry (a profile, metadata) and images
 /// larger than `maximumPixelBytes`, which are better streamed, take libvips' saver.
 enum PNGWriter {
-    /// The largest image (pixel bytes) written here: the rows, their filtered copy and the
-    /// compressed stream are all in memory at once.
-    static let maximumPixelBytes = 64 << 20
+    /// The largest image (pixel bytes) written here, 16 MiB (a 2048×2048 RGBA image): the pixels,
+    /// their filtered copy and the compressed stream are all in memory at once, at most 48 MiB
+    /// more than libvips' saver, which streams, needs (the budget `DecodingCost.ofEncoding` checks
+    /// counts a PNG encode as streamed). Thumbnails are far smaller; larger images stream.
+    static let maximumPixelBytes = 16 << 20
 
     /// Whether `pixels` can be written here: 1–4 bands of 8 bits, at most `maximumPixelBytes`.
     static func applies(width: Int, height: Int, bands: Int) -> Bool {
