@@ -87,20 +87,19 @@ struct URLInputTests {
         }
     }
 
-    @Test("Ctrl-C during a stalled download stops it: exit 130 long before the read timeout, the URL reported, nothing written")
+    @Test("Ctrl-C during a stalled download stops it: exit 130 before the read timeout, the URL reported, nothing written")
     func interruptStopsDownloads() async throws {
         let out = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
         try await withServer { server in
             server.setRoute("/slow.jpg", Route(body: try fixture("baseline.jpg"), delivery: .stall))
             let url = server.url("/slow.jpg")
-            let started = ContinuousClock.now
             let process = try CLI.start(["thumbnail", url, "--size", "64", "--out", out.path, "--json"])
             CLI.send(SIGINT, to: process, within: .seconds(20)) { !server.requests(for: "/slow.jpg").isEmpty }
             let result = await CLI.finish(process)
             #expect(result.status == 130)
-            // The loader's read timeout is 30 s: stopping took far less.
-            #expect(ContinuousClock.now - started < .seconds(25))
+            // Interrupted, not timed out (the loader's read timeout, 30 s, would say "timed out"):
+            // no clock here, as this test's task may wait for a busy pool thread for seconds.
             #expect(result.stderrLines.contains("vignette: \(url): interrupted before the download finished"), "\(result.stderr)")
             #expect(CLI.files(in: out).isEmpty)
         }

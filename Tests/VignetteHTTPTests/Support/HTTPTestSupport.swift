@@ -42,9 +42,12 @@ func withServer<T>(_ body: (LoopbackHTTPServer) async throws -> T) async throws 
     }
 }
 
-/// A loader without the rate limiter (unless given) and short timeouts, for tests.
+/// A loader without the rate limiter (unless given), for tests. The read timeout is long: it is
+/// counted on NIO's side while the response waits for its consumer, a task of Swift's cooperative
+/// pool, which the CPU-bound codec tests running beside it (two threads on a 2-core machine) have
+/// held for half a minute; tests of the timeout itself give their own.
 func makeLoader(
-    maximumResponseSize: Int = 100 << 20, connectTimeout: Duration = .seconds(5), readTimeout: Duration = .seconds(20),
+    maximumResponseSize: Int = 100 << 20, connectTimeout: Duration = .seconds(5), readTimeout: Duration = .seconds(120),
     rateLimiter: RateLimiter? = nil, maximumRedirects: Int = 5
 ) -> HTTPDataLoader {
     HTTPDataLoader(configuration: HTTPDataLoader.Configuration(
