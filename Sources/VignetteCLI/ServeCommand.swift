@@ -61,6 +61,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds a request may take before it is answered 504 (env VIGNETTE_TIMEOUT).", valueName: "SECONDS"))
     var timeout: Int?
 
+    @Option(help: ArgumentHelp("Seconds an idle connection is kept open for the client's next request; default 10 (env VIGNETTE_KEEP_ALIVE_TIMEOUT).", valueName: "SECONDS"))
+    var keepAliveTimeout: Int?
+
     @Option(help: ArgumentHelp("Disk cache size in MiB (env VIGNETTE_CACHE_SIZE).", valueName: "MIB"))
     var cacheSize: Int?
 
@@ -106,6 +109,8 @@ struct ServeCommand: ParsableCommand {
         configuration.maxWaitingRequests = try number(queue, "VIGNETTE_QUEUE", "--queue", 0...100_000)
             ?? configuration.maxConcurrentRequests * 4
         configuration.requestTimeout = .seconds(try number(timeout, "VIGNETTE_TIMEOUT", "--timeout", 1...3600) ?? 30)
+        configuration.keepAliveTimeout = .seconds(
+            try number(keepAliveTimeout, "VIGNETTE_KEEP_ALIVE_TIMEOUT", "--keep-alive-timeout", 1...3600) ?? 10)
         configuration.cacheFolder = cache ?? environment("VIGNETTE_CACHE")
         configuration.memoryCacheSizeLimit = try number(memoryCacheSize, "VIGNETTE_MEMORY_CACHE_SIZE", "--memory-cache-size", 0...1_048_576).map { $0 << 20 }
         configuration.cacheSizeLimit = (try number(cacheSize, "VIGNETTE_CACHE_SIZE", "--cache-size", 1...1_048_576) ?? 1024) << 20

@@ -32,6 +32,10 @@ public struct ServerConfiguration: Sendable {
     public var maxWaitingRequests: Int
     /// How long a request may take before it is answered 504 (default 30 s).
     public var requestTimeout: Duration
+    /// How long a connection may sit idle (no request arriving, nothing being answered) before
+    /// the server closes it (default 10 s, imgproxy's keep-alive timeout). It also closes a
+    /// connection whose request head does not arrive in that time.
+    public var keepAliveTimeout: Duration
     /// `Cache-Control: max-age` of images, in seconds (default one year: the URL names the result).
     public var cacheMaxAge: Int
     /// `Cache-Control: max-age` of error responses, in seconds (default 10).
@@ -67,6 +71,7 @@ public struct ServerConfiguration: Sendable {
         maxConcurrentRequests = cores * 2
         maxWaitingRequests = maxConcurrentRequests * 4
         requestTimeout = .seconds(30)
+        keepAliveTimeout = .seconds(10)
         cacheMaxAge = 31_536_000
         errorCacheMaxAge = 10
         decodingLimits = .untrusted

@@ -67,10 +67,12 @@ public final class ThumbnailServer: Sendable {
     /// The Hummingbird application: bind it and run it (`runService()`), or hand it to your own
     /// `ServiceGroup`. `onRunning` receives the bound port (useful with port 0).
     public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: ServerRequestContext.self)
         addRoutes(to: router)
         return Application(
             router: router,
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [ClientDisconnectHandler()], idleTimeout: .init(configuration.keepAliveTimeout))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vignette"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
@@ -98,13 +100,16 @@ public final class ThumbnailServer: Sendable {
             let kindName = context.parameters.get("kind") ?? ""
             let marker = mount + "/placeholder/" + kindName
             let imagePath = path.hasPrefix(marker) ? String(path.dropFirst(marker.count)) : path
-            return await placeholder(kind: PlaceholderKind(rawValue: kindName), path: imagePath, logger: context.logger)
+            return await placeholder(
+                kind: PlaceholderKind(rawValue: kindName), path: imagePath, logger: context.logger,
+                disconnect: (context as? ServerRequestContext)?.disconnect)
         }
         group.get("**") { [self] request, context in
             let path = request.uri.path
             // The imgproxy path is what follows the mount point (it is what the signature covers).
             let imagePath = mount.isEmpty || !path.hasPrefix(mount) ? path : String(path.dropFirst(mount.count))
-            return await respond(to: request, path: imagePath, logger: context.logger)
+            return await respond(
+                to: request, path: imagePath, logger: context.logger, disconnect: (context as? ServerRequestContext)?.disconnect)
         }
     }
 

@@ -7,8 +7,11 @@ extension ThumbnailServer {
     /// answer 304 when `If-None-Match` names the result's tag (no work at all), else wait for a
     /// processing slot (503 when the queue is full) and get the encoded result from the pipeline
     /// within the request timeout (504).
-    /// `logger` is the request's (Hummingbird's, with its `hb.request.id`).
-    func respond(to request: Request, path: String, logger: Logger) async -> Response {
+    /// `logger` is the request's (Hummingbird's, with its `hb.request.id`). `disconnect` tells
+    /// when the client leaves (the server's own application); without it (routes mounted in
+    /// another application) a processed request watches the request body's stream instead and its
+    /// connection closes after the response.
+    func respond(to request: Request, path: String, logger: Logger, disconnect: ClientDisconnect? = nil) async -> Response {
         let started = ContinuousClock.now
         metrics.inFlight(1)
         defer { metrics.inFlight(-1) }
@@ -17,7 +20,7 @@ extension ThumbnailServer {
         // connection after the response, so the response says so and clients do not reuse it.
         var closesConnection = false
         do {
-            response = try await image(for: request, path: path, closesConnection: &closesConnection)
+            response = try await image(for: request, path: path, disconnect: disconnect, closesConnection: &closesConnection)
         } catch {
             let failure = ThumbnailServer.failure(for: error)
             if failure.status >= 500 {
@@ -34,7 +37,9 @@ extension ThumbnailServer {
         return response
     }
 
-    private func image(for request: Request, path: String, closesConnection: inout Bool) async throws -> Response {
+    private func image(
+        for request: Request, path: String, disconnect: ClientDisconnect?, closesConnection: inout Bool
+    ) async throws -> Response {
         let order = try urls.order(for: path)
         let resolved = try await sources.resolve(order.source)
         let imageRequest = order.busted(resolved.request(processors: order.processors, thumbnail: order.thumbnail))
@@ -54,15 +59,21 @@ extension ThumbnailServer {
             image = try await pipeline.encodedImage(for: imageRequest, as: encoding).image
         } else {
             // Work to do: a client that goes away cancels it (the shared work stops when no other
-            // request waits for it). Hummingbird closes the connection after such a response.
+            // request waits for it).
             let (pipeline, admission, timeout) = (pipeline, admission, configuration.requestTimeout)
-            closesConnection = true
-            image = try await request.body.consumeWithCancellationOnInboundClose { _ in
+            let work: @Sendable () async throws -> EncodedImage = {
                 try await admission.run {
-                    try await ThumbnailServer.within(timeout) {
+                    try await ThumbnailServer.within(timeout, unless: disconnect) {
                         try await pipeline.encodedImage(for: imageRequest, as: encoding).image
                     }
                 }
+            }
+            if disconnect != nil {
+                image = try await work()
+            } else {
+                // Hummingbird closes the connection after a response whose body stream was consumed.
+                closesConnection = true
+                image = try await request.body.consumeWithCancellationOnInboundClose { _ in try await work() }
             }
         }
         headers[.contentType] = ThumbnailServer.mediaType(image.format)
@@ -84,18 +95,33 @@ extension ThumbnailServer {
 
     struct TimedOut: Error {}
 
-    /// `body`'s result, or `TimedOut` once `limit` has passed (then `body` is cancelled: shared
-    /// work stops when no other request waits for it).
-    static func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
+    /// What ended `within`: the work, the time limit or the client.
+    enum WorkOutcome<T: Sendable>: Sendable { case value(T), timedOut, clientGone }
+
+    /// `body`'s result; `TimedOut` once `limit` has passed, or `CancellationError` once the client
+    /// has gone (`disconnect`), whichever comes first: then `body` is cancelled (shared work stops
+    /// when no other request waits for it).
+    static func within<T: Sendable>(
+        _ limit: Duration, unless disconnect: ClientDisconnect? = nil, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        try await withThrowingTaskGroup(of: WorkOutcome<T>.self) { group in
+            group.addTask { .value(try await body()) }
             group.addTask {
                 try await Task.sleep(for: limit)
-                return nil
+                return .timedOut
+            }
+            if let disconnect {
+                group.addTask {
+                    try await disconnect.waitUntilGone()
+                    return .clientGone
+                }
             }
             defer { group.cancelAll() }
-            guard let first = try await group.next(), let value = first else { throw TimedOut() }
-            return value
+            switch try await group.next() {
+            case .value(let value): return value
+            case .timedOut: throw TimedOut()
+            case .clientGone, nil: throw CancellationError()
+            }
         }
     }
 

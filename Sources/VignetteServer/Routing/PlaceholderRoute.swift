@@ -5,8 +5,9 @@ import Vignette
 extension ThumbnailServer {
     /// `GET /placeholder/thumbhash|blurhash/<imgproxy URL>`: `{"thumbhash": "…"}` (or `blurhash`)
     /// for the URL's source, made from a 100-px thumbnail; the URL's signature and source rules
-    /// apply as for images, its processing options are ignored.
-    func placeholder(kind: PlaceholderKind?, path: String, logger: Logger) async -> Response {
+    /// apply as for images, its processing options are ignored. A client that goes away
+    /// (`disconnect`, in the server's own application) stops the work.
+    func placeholder(kind: PlaceholderKind?, path: String, logger: Logger, disconnect: ClientDisconnect? = nil) async -> Response {
         let started = ContinuousClock.now
         metrics.inFlight(1)
         defer { metrics.inFlight(-1) }
@@ -18,7 +19,7 @@ extension ThumbnailServer {
             let request = resolved.request(thumbnail: ThumbnailOptions(size: 100))
             let (pipeline, timeout) = (pipeline, configuration.requestTimeout)
             let text = try await admission.run {
-                try await ThumbnailServer.within(timeout) {
+                try await ThumbnailServer.within(timeout, unless: disconnect) {
                     try await pipeline.image(for: request).placeholder(kind)
                 }
             }
