@@ -142,6 +142,48 @@ struct PlanarJPEGTests {
         }
     }
 
+    @Test("A JPEG with a profile that is not sRGB: decoded as planes, then converted (or tagged) after the resize as on the former route",
+          arguments: ["adobergb.jpg", "corpus/Landscape_6.jpg", "corpus/Landscape_8.jpg"])
+    func profiled(_ name: String) throws {
+        let url = name.hasPrefix("corpus/") ? TestFiles.corpusFile(String(name.dropFirst(7))) : TestFiles.fixture(name)
+        guard FileManager.default.fileExists(atPath: url.path) else { return }  // corpus absent
+        let data = try TestFiles.data(url)
+        let profile = try #require(try ImageDecoder().decode(data).iccProfile)
+        #expect(!SRGBProfiles.isSRGB(profile), "\(name)'s profile moves colours")
+        for keep in [false, true] {
+            var options = ThumbnailOptions(width: 150, height: 150)
+            options.keepProfile = keep
+            options.useEmbeddedThumbnail = false
+            let made = try Self.made(data, options, for: Self.jpeg80)
+            #expect(made.decodedAsPlanes, "\(name), keepProfile \(keep)")
+            // Written from RGB: the planes carry neither the conversion nor the profile.
+            #expect(made.planes == nil)
+            #expect(made.image.iccProfile == (keep ? profile : nil), "\(name), keepProfile \(keep)")
+            let before = try Self.former(options).thumbnail(data)
+            #expect(!before.decodedAsPlanes)
+            #expect(made.image.width == before.image.width && made.image.height == before.image.height)
+            #expect(before.image.iccProfile == made.image.iccProfile)
+            // The bar: within 0.5 dB of the former route against a reference resize of the
+            // full-size decode, converted (or not) as the thumbnail is.
+            var full = try ImageDecoder(limits: .unlimited).decode(data).materialized().autoOriented()
+            if !keep { full = try full.convertedToSRGB() }
+            let (w, h) = (made.image.width, made.image.height)
+            var exact = try full.resized(
+                horizontalScale: Double(w) / Double(full.width), verticalScale: Double(h) / Double(full.height), kernel: .lanczos3)
+            if exact.width != w || exact.height != h { exact = try full.resized(toWidth: w, height: h, kernel: .lanczos3) }
+            // Compared as written (a JPEG at 4:2:0), which is what the planes' 4:2:0 chroma is for.
+            let reference = try exact.pixels()
+            let written = try ImageDecoder(limits: .unlimited).decode(Thumbnailer(options: options).encodedThumbnail(data, as: Self.jpeg80).data)
+            let formerWritten = try ImageDecoder(limits: .unlimited).decode(Self.former(options).encodedThumbnail(data, as: Self.jpeg80).data)
+            #expect(written.iccProfile == (keep ? profile : nil) && formerWritten.iccProfile == written.iccProfile)
+            let own = ResizeSIMDTests.psnr(try written.pixels(), reference)
+            let former = ResizeSIMDTests.psnr(try formerWritten.pixels(), reference)
+            print("\(name), keepProfile \(keep): \(own) dB, the former route \(former) dB")
+            #expect(own >= former - 0.5, "\(name), keepProfile \(keep): \(own) dB against the former route's \(former)")
+            #expect(try made.image.perceptualHash().distance(to: before.image.perceptualHash()) <= 2)
+        }
+    }
+
     @Test("Cover crops and blur use the planar decode and write from RGB")
     func changedAfterResize() throws {
         let data = try TestFiles.data(TestFiles.fixture("baseline.jpg"))

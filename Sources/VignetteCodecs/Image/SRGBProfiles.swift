@@ -11,7 +11,8 @@ import Foundation
 /// difference on the probe); Adobe RGB or Apple's Generic RGB move colours by up to 118 and 64.
 ///
 /// A source with such a profile, when the profile is to be converted away, can skip the
-/// conversion: the planar JPEG route (`Thumbnailer.planarJPEGThumbnail`) takes it then.
+/// conversion: the planar JPEG route (`Thumbnailer.planarJPEGThumbnail`) then writes its planes
+/// as they are.
 ///
 /// The verdict is kept per profile (at most 64 of them; a service sees the same few profiles over
 /// and over), so the probe's transform is built once per profile.

@@ -32,4 +32,6 @@ public struct Thumbnail: Sendable {
     /// The same pixels as Y/Cb/Cr planes when the planar JPEG route made them and nothing changed
     /// them since: what `Thumbnailer.encodedThumbnail` writes a JPEG from.
     var planes: YCbCrPlanes? = nil
+    /// Whether the planar JPEG route decoded and resized it (with or without planes left).
+    var decodedAsPlanes = false
 }

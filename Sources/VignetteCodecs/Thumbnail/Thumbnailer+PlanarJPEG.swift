@@ -24,13 +24,13 @@ internal import CVips
 /// "Profile").
 ///
 /// It takes what it does exactly as the other routes would: baseline or progressive JPEGs in
-/// Y/Cb/Cr or greyscale with no ICC profile, or in Y/Cb/Cr with a profile that means sRGB when the
-/// profile is converted away (the conversion would change nothing: `SRGBProfiles`), Lanczos 3, a
-/// reduction. A JPEG with any other profile, or with one to keep (`ThumbnailOptions.keepProfile`),
-/// takes the shrink-on-load route, which converts through the profile or keeps it
-/// (`Thumbnailer.colourManaged`); the planes, encoded by libjpeg-turbo, would carry neither. A
-/// chroma-subsampled JPEG decoded at a DCT scale takes it only when the thumbnail is written as a
-/// JPEG at 4:2:0 (see the guard on `chromaSubsampled`).
+/// Y/Cb/Cr or greyscale, Lanczos 3, a reduction. An ICC profile is handled as on every route, after
+/// the resize (`Thumbnailer.colourManaged`): the RGB thumbnail is converted through it to sRGB, or
+/// keeps it (`ThumbnailOptions.keepProfile`), and is encoded from RGB, since the planes, encoded by
+/// libjpeg-turbo, would carry neither. Only a profile that means sRGB and is converted away (the
+/// conversion would change nothing: `SRGBProfiles`) is dropped and leaves the planes to encode. A
+/// chroma-subsampled JPEG decoded at a DCT scale takes it only when the thumbnail is written at
+/// 4:2:0 (see the guard on `chromaSubsampled`).
 /// Anything it cannot do — and
 /// any decoding error or libjpeg warning (a truncated or damaged file), since TurboJPEG stops at the
 /// first — falls back to the shrink-on-load route, which gives the canonical errors and `FailOn`
@@ -52,7 +52,6 @@ extension Thumbnailer {
             vips_image_get_format(header.pointer) == VIPS_FORMAT_UCHAR,
             header.interpretation == VIPS_INTERPRETATION_sRGB && header.bands == 3
                 || header.interpretation == VIPS_INTERPRETATION_B_W && header.bands == 1,
-            takesProfile(of: header),
             header.width * header.height <= Self.planarMaximumSourcePixels,
             plan.scale > 0, let denominator = [1, 2, 4, 8].first(where: { abs(1 / Double($0) - plan.scale) < 1e-9 }),
             let jpeg = TurboJPEG.header(of: data), jpeg.isPlanar, jpeg.width == header.width, jpeg.height == header.height
@@ -86,23 +85,31 @@ extension Thumbnailer {
         let planes = try decoded.resized(
             toWidth: target.width, height: target.height, subsampling: subsampling ?? Int32(TJSAMP_444.rawValue),
             threads: ImagingRuntime.threadsPerImage)
-        // An sRGB profile is taken off, as converting through it would have done.
-        let image = try finishResized(
+        let resized = try finishResized(
             planes.image(withMetadataOf: header).withoutProfile(), geometry: geometry, orientation: orientation)
+        let profile = profileToApply(of: header)
+        let image: Image
+        do {
+            image = try colourManaged(resized, profile: profile, cancellation: cancellation)
+        } catch {
+            // The shrink-on-load route converts the same way and tells its errors apart.
+            if error.kind == .cancelled { throw error }
+            return nil
+        }
         // The planes are the thumbnail only when nothing moved or changed its pixels since.
         let unchanged = orientation == 1 && image.width == planes.width && image.height == planes.height
-            && options.blurSigma == 0
+            && options.blurSigma == 0 && profile == nil
         return (image, unchanged ? planes : nil)
     }
 
-    /// Whether the planar route takes `header`'s ICC profile: none, or, when the profile is to be
-    /// converted away (not `ThumbnailOptions.keepProfile`: the planes' encoder writes no profile),
-    /// a colour profile that means sRGB (`SRGBProfiles`), through which the conversion would move
-    /// no colour by more than 1. Any other profile takes the shrink-on-load route, which converts.
-    func takesProfile(of header: Image) -> Bool {
-        guard vips_image_get_typeof(header.pointer, "icc-profile-data") != 0 else { return true }
-        guard !options.keepProfile, header.bands == 3, let profile = header.iccProfile else { return false }
-        return SRGBProfiles.isSRGB(profile)
+    /// The ICC profile `colourManaged` applies to the planar thumbnail: `header`'s, except none
+    /// when it has none, or when it is to be converted away (not `ThumbnailOptions.keepProfile`)
+    /// and means sRGB (`SRGBProfiles`: the conversion would move no colour by more than 1), so
+    /// that the planes can be written as they are.
+    func profileToApply(of header: Image) -> Data? {
+        guard vips_image_get_typeof(header.pointer, "icc-profile-data") != 0, let profile = header.iccProfile else { return nil }
+        if !options.keepProfile, header.bands == 3, SRGBProfiles.isSRGB(profile) { return nil }
+        return profile
     }
 
     /// The chroma subsampling `vips_jpegsave` writes for `format` when it is a JPEG the planes can

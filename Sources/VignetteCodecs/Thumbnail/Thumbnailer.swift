@@ -146,7 +146,7 @@ public struct Thumbnailer: Sendable {
             data: data, source: source, header: header, plan: plan, geometry: geometry, orientation: orientation,
             cancellation: cancellation, encodingHint: encodingHint)
         {
-            return Thumbnail(image: planar.image, source: info, route: route, planes: planar.planes)
+            return Thumbnail(image: planar.image, source: info, route: route, planes: planar.planes, decodedAsPlanes: true)
         }
         let image = plan.loadOptions.isEmpty ? header : try source.load(failOn: limits.failOn, extra: plan.loadOptions)
         let finished = try finish(image, geometry: geometry, orientation: orientation, data: data, cancellation: cancellation)
