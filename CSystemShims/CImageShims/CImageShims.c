@@ -17,6 +17,12 @@ static void vgn_keep_log(const gchar *domain, GLogLevelFlags level, const gchar 
     if ((level & G_LOG_LEVEL_WARNING) && message) g_strlcpy(vgn_last_warning, message, sizeof vgn_last_warning);
 }
 
+void vgn_name_thread(const char *name) {
+    char cut[16];
+    g_strlcpy(cut, name, sizeof cut);
+    pthread_setname_np(pthread_self(), cut);
+}
+
 size_t vgn_last_warning_take(char *buffer, size_t capacity) {
     size_t length = g_strlcpy(buffer, vgn_last_warning, capacity);
     vgn_last_warning[0] = '\0';

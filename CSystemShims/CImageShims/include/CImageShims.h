@@ -34,6 +34,9 @@ char *vgn_error_take(void);
 /// Copies and clears the last libvips warning logged on the calling thread (GLib log handler).
 size_t vgn_last_warning_take(char *buffer, size_t capacity);
 
+/// Names the calling thread (at most 15 bytes are kept), as profilers and `top -H` show it.
+void vgn_name_thread(const char *name);
+
 // --- loading (the buffer-copying loader) ---
 /// Copies `data` into a VipsBlob and wraps it in a VipsSource, so the bytes live as long as any
 /// image made from the source: libvips' buffer loaders do not copy.

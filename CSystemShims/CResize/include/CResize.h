@@ -50,4 +50,23 @@ int vgn_lanczos3_resize_scaled(const uint8_t *in, int in_width, int in_height, s
                                double x_scale, double y_scale,
                                int bands, int has_alpha, int implementation, int threads);
 
+/// Copies the `width` × `height` samples of plane `in` (rows `in_stride` bytes apart) into `out`
+/// (rows `out_stride` apart) turned as EXIF orientation `orientation` (1–8) says to show them
+/// upright, as `vips_autorot` turns an image: `width` × `height` of `out` for 1–4, `height` ×
+/// `width` for the transposing 5–8. 2 mirrors left to right, 3 turns 180°, 4 mirrors top to
+/// bottom, 5 transposes, 6 turns 90° clockwise, 7 transverses, 8 turns 90° anticlockwise;
+/// anything else copies. `in` and `out` must not overlap.
+void vgn_orient_plane(const uint8_t *in, int width, int height, size_t in_stride, uint8_t *out, size_t out_stride,
+                      int orientation);
+
+/// Fills a plane's padding, the samples past its `width` × `height` picture up to `padded_width` ×
+/// `padded_height` (rows `stride` apart), with copies of the picture's last column and row.
+void vgn_pad_plane(uint8_t *plane, int width, int height, size_t stride, int padded_width, int padded_height);
+
+/// Moves the `width` × `height` plane's samples by half a sample towards its start, along its rows
+/// (`along_rows` 1) or its columns (0): each sample becomes the mean of itself and the next, the last
+/// stays. A subsampled chroma plane reversed along an odd luma length is off by half a chroma sample
+/// (its last sample covered one luma pixel, not two): this puts it back where the luma is.
+void vgn_shift_half_sample(uint8_t *plane, int width, int height, int along_rows);
+
 #endif

@@ -70,7 +70,7 @@ final class ThreadStage: @unchecked Sendable {
             item.state = .cancelled
             onCancelledBeforeStart()
         } else if startThread {
-            WorkerThread.start { [self] in workerLoop() }
+            WorkerThread.start(named: "vignette-" + name) { [self] in workerLoop() }
         }
         return item
     }
@@ -154,8 +154,12 @@ enum WorkerThread {
         init(_ body: @escaping () -> Void) { self.body = body }
     }
 
-    static func start(_ body: @escaping () -> Void) {
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+    /// Starts it named `name` (`ImagingRuntime.nameCurrentThread`).
+    static func start(named name: String, _ body: @escaping () -> Void) {
+        let box = Unmanaged.passRetained(Box({
+            ImagingRuntime.nameCurrentThread(name)
+            body()
+        })).toOpaque()
         var thread = pthread_t()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)

@@ -148,15 +148,70 @@ struct YCbCrPlanes: Sendable {
         return ((width + horizontal - 1) / horizontal, (height + vertical - 1) / vertical)
     }
 
+    /// The planes turned upright as EXIF orientation `orientation` (1–8) says, each plane as
+    /// `vips_autorot` turns an image (`vgn_orient_plane`); width and height swap for 5–8. 4:2:0 and
+    /// 4:4:4 planes stay so when transposed; planes at another subsampling are not turned (nil).
+    func oriented(_ orientation: Int) -> YCbCrPlanes? {
+        guard (2...8).contains(orientation) else { return orientation == 1 ? self : nil }
+        let transposes = orientation >= 5
+        guard !transposes || isGrey || subsampling == Int32(TJSAMP_420.rawValue) || subsampling == Int32(TJSAMP_444.rawValue)
+        else { return nil }
+        var output = YCbCrPlanes(
+            width: transposes ? height : width, height: transposes ? width : height, subsampling: subsampling)
+        // The output axes the turn reverses; 4:2:0 chroma reversed along an odd luma length is
+        // moved back by half a sample (`vgn_shift_half_sample`).
+        let reversesRows = [2, 3, 6, 7].contains(orientation), reversesColumns = [3, 4, 7, 8].contains(orientation)
+        let at420 = subsampling == Int32(TJSAMP_420.rawValue)
+        let shiftRows = at420 && reversesRows && output.width % 2 == 1
+        let shiftColumns = at420 && reversesColumns && output.height % 2 == 1
+        let layout = (0..<planeCount).map {
+            (offset: planeOffset($0), size: planeSize($0), outOffset: output.planeOffset($0), outSize: output.planeSize($0))
+        }
+        bytes.withUnsafeBufferPointer { source in
+            output.bytes.withUnsafeMutableBufferPointer { target in
+                guard let source = source.baseAddress, let target = target.baseAddress else { return }
+                for (index, plane) in layout.enumerated() {
+                    let out = target + plane.outOffset
+                    let (w, h) = (Int32(plane.outSize.width), Int32(plane.outSize.height))
+                    if index == 0 {
+                        // The luma plane is padded to whole chroma samples past the picture: the
+                        // picture is turned, the padding made again from its new edges.
+                        vgn_orient_plane(
+                            source + plane.offset, Int32(width), Int32(height), plane.size.width, out, plane.outSize.width,
+                            Int32(orientation))
+                        vgn_pad_plane(out, Int32(output.width), Int32(output.height), plane.outSize.width, w, h)
+                        continue
+                    }
+                    vgn_orient_plane(
+                        source + plane.offset, Int32(plane.size.width), Int32(plane.size.height), plane.size.width, out,
+                        plane.outSize.width, Int32(orientation))
+                    if shiftRows { vgn_shift_half_sample(out, w, h, 1) }
+                    if shiftColumns { vgn_shift_half_sample(out, w, h, 0) }
+                }
+            }
+        }
+        return output
+    }
+
     /// The planes as an in-memory 8-bit sRGB (or greyscale) image with `header`'s metadata
-    /// (EXIF orientation, resolution, …): libjpeg-turbo upsamples the chroma and converts
-    /// (`tjDecodeYUVPlanes`).
-    func image(withMetadataOf header: Image) throws(ImagingError) -> Image {
+    /// (resolution, …): libjpeg-turbo upsamples the chroma and converts (`tjDecodeYUVPlanes`).
+    /// `turned` is the EXIF orientation the planes were turned upright by (`oriented`): the image
+    /// then carries no orientation, and its resolutions swap when the turn transposed it, as
+    /// `vips_autorot` leaves an image.
+    func image(withMetadataOf header: Image, turned: Int = 1) throws(ImagingError) -> Image {
         let result = try LanczosReducer.emptyImage(like: header, width: width, height: height)
         guard result.bands == (isGrey ? 1 : 3), let output = result.pointer.pointee.data else {
             throw ImagingError(.invalidArgument, "planes of \(planeCount) do not fit a \(result.bands)-band image")
         }
         try TurboJPEG.interleaved(self, into: output)
+        if turned != 1 {
+            vips_autorot_remove_angle(result.pointer)
+            if turned >= 5 {
+                let xres = result.pointer.pointee.Xres
+                result.pointer.pointee.Xres = result.pointer.pointee.Yres
+                result.pointer.pointee.Yres = xres
+            }
+        }
         return result
     }
 }

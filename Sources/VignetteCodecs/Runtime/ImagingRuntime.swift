@@ -73,6 +73,12 @@ public enum ImagingRuntime {
         return vgn_set_malloc_arena_max(Int32(clamping: count)) == 1
     }
 
+    /// Names the calling thread `name` (cut to the 15 bytes Linux keeps), as profilers and
+    /// `top -H` show it: threads a caller starts for image work.
+    public static func nameCurrentThread(_ name: String) {
+        vgn_name_thread(name)
+    }
+
     /// Frees libvips' per-thread buffers (`vips_thread_shutdown`). A thread that the caller made
     /// and that called into VignetteCodecs calls this just before it ends; threads of Swift's
     /// cooperative pool and of Dispatch live on and need not. Before libvips has started it does

@@ -82,11 +82,19 @@ extension Thumbnailer {
         guard let decoded = try? TurboJPEG.decodePlanes(data, header: jpeg, denominator: denominator) else { return nil }
         if cancellation?.isCancelled == true { throw ImagingError(.cancelled, "cancelled while decoding") }
 
-        let planes = try decoded.resized(
+        var planes = try decoded.resized(
             toWidth: target.width, height: target.height, subsampling: subsampling ?? Int32(TJSAMP_444.rawValue),
             threads: ImagingRuntime.threadsPerImage)
+        // Turned upright as planes (a phone's portrait photo is stored sideways), so that they can
+        // still be written as they are.
+        var turn = orientation
+        if orientation != 1, let upright = planes.oriented(orientation) {
+            planes = upright
+            turn = 1
+        }
         let resized = try finishResized(
-            planes.image(withMetadataOf: header).withoutProfile(), geometry: geometry, orientation: orientation)
+            planes.image(withMetadataOf: header, turned: orientation == turn ? 1 : orientation).withoutProfile(),
+            geometry: geometry, orientation: turn)
         let profile = profileToApply(of: header)
         let image: Image
         do {
@@ -97,7 +105,7 @@ extension Thumbnailer {
             return nil
         }
         // The planes are the thumbnail only when nothing moved or changed its pixels since.
-        let unchanged = orientation == 1 && image.width == planes.width && image.height == planes.height
+        let unchanged = turn == 1 && image.width == planes.width && image.height == planes.height
             && options.blurSigma == 0 && profile == nil
         return (image, unchanged ? planes : nil)
     }
