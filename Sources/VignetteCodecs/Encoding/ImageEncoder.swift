@@ -6,7 +6,8 @@ import Foundation
 internal import CImageShims
 internal import CVips
 
-/// Encodes images: JPEG and GIF through libvips' savers, PNG through libdeflate (`PNGWriter`) or,
+/// Encodes images: JPEG through libvips' saver or, for plain pixels in memory, libjpeg-turbo
+/// (`TurboJPEG.encode(pixels:…)`), GIF through libvips' saver, PNG through libdeflate (`PNGWriter`) or,
 /// with metadata or a profile to carry or past its size, libvips' saver, WebP through libwebp, HEIC
 /// and AVIF through libheif.
 public enum ImageEncoder {
@@ -38,9 +39,17 @@ public enum ImageEncoder {
         case .jpeg(let options):
             try check(options.quality, in: 1...100, "JPEG quality")
             let flat = try image.standardizedToSRGB8().flattened()
-            let encoded = try save(flat, cancellation) { buffer, length in
-                vgn_jpegsave(flat.pointer, buffer, length, Int32(options.quality), options.progressive ? 1 : 0,
-                             options.keepMetadata ? 0 : 1, options.optimizeCoding ? 1 : 0)
+            let encoded: Data
+            if let pixels = plainPixels(of: flat, for: options) {
+                // Pixels already in memory, written as libvips would: libjpeg-turbo at once,
+                // without a libvips sink (and the threads it hands tiles to).
+                encoded = try TurboJPEG.encode(
+                    pixels: pixels, width: flat.width, height: flat.height, bands: flat.bands, quality: options.quality)
+            } else {
+                encoded = try save(flat, cancellation) { buffer, length in
+                    vgn_jpegsave(flat.pointer, buffer, length, Int32(options.quality), options.progressive ? 1 : 0,
+                                 options.keepMetadata ? 0 : 1, options.optimizeCoding ? 1 : 0)
+                }
             }
             guard !options.keepMetadata, let profile = flat.iccProfile else { return encoded }
             return ProfileEmbedding.jpeg(encoded, profile: profile)
@@ -69,6 +78,18 @@ public enum ImageEncoder {
         case .gif(let options):
             return try GIFEncoder.encode(image.materialized(cancellation: cancellation), options: options)
         }
+    }
+
+    /// The pixels of `image` when libjpeg-turbo can write them as `vips_jpegsave` would with
+    /// `options`: a baseline JPEG with standard tables and no metadata, of an 8-bit RGB or grey
+    /// image held in memory (a profile is added after, as for libvips' output); nil otherwise.
+    static func plainPixels(of image: Image, for options: JPEGOptions) -> UnsafePointer<UInt8>? {
+        let memory = image.pointer.pointee.dtype == VIPS_IMAGE_SETBUF || image.pointer.pointee.dtype == VIPS_IMAGE_SETBUF_FOREIGN
+        guard memory, !options.progressive, !options.optimizeCoding, !options.keepMetadata,
+            vips_image_get_format(image.pointer) == VIPS_FORMAT_UCHAR, image.bands == 3 || image.bands == 1,
+            let data = image.pointer.pointee.data
+        else { return nil }
+        return UnsafePointer(data)
     }
 
     static func check(_ value: Int, in range: ClosedRange<Int>, _ name: String) throws(ImagingError) {

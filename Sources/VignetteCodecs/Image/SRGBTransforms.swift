@@ -95,6 +95,9 @@ extension Image {
             transform.convert(input + row * rowBytes, into: output + row * rowBytes, count: width)
         }
         result.pointer.pointee.`Type` = VIPS_INTERPRETATION_sRGB
-        return try result.withoutProfile()
+        // The result is this function's own: its profile field goes in place, and it stays a
+        // memory image (encoders read its pixels without running a libvips pipeline).
+        vips_image_remove(result.pointer, "icc-profile-data")
+        return result
     }
 }

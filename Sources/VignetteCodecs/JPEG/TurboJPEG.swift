@@ -101,6 +101,27 @@ enum TurboJPEG {
         return Data(bytes: output, count: Int(size))
     }
 
+    /// `width` × `height` interleaved 8-bit pixels of `bands` (3: RGB, 1: grey; rows packed)
+    /// encoded as a baseline JPEG of `quality` (1-100) as `vips_jpegsave` writes one stripped:
+    /// standard Huffman tables, libjpeg's accurate integer DCT, chroma at 4:2:0 below quality 90 and
+    /// 4:4:4 from 90 (`tjCompress2`); no metadata but the JFIF header.
+    static func encode(
+        pixels: UnsafePointer<UInt8>, width: Int, height: Int, bands: Int, quality: Int
+    ) throws(ImagingError) -> Data {
+        guard bands == 3 || bands == 1 else { throw ImagingError(.invalidArgument, "TurboJPEG encodes 1 or 3 bands, not \(bands)") }
+        guard let handle = tjInitCompress() else { throw ImagingError(.limitExceeded, "TurboJPEG: no compressor") }
+        defer { tjDestroy(handle) }
+        let subsampling = bands == 1 ? TJSAMP_GRAY : quality < 90 ? TJSAMP_420 : TJSAMP_444
+        var output: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        let status = tjCompress2(
+            handle, pixels, Int32(width), Int32(width * bands), Int32(height), Int32((bands == 1 ? TJPF_GRAY : TJPF_RGB).rawValue),
+            &output, &size, Int32(subsampling.rawValue), Int32(quality), Int32(TJFLAG_ACCURATEDCT))
+        defer { if let output { tjFree(output) } }
+        guard status == 0, let output else { throw failure(handle, "encode") }
+        return Data(bytes: output, count: Int(size))
+    }
+
     private static func failure(_ handle: tjhandle, _ what: String) -> ImagingError {
         let message = tjGetErrorStr2(handle).map { String(cString: $0) } ?? "unknown error"
         return ImagingError(.corruptData, "TurboJPEG \(what): \(message)")

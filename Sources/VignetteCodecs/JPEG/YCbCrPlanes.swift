@@ -194,7 +194,7 @@ struct YCbCrPlanes: Sendable {
     }
 
     /// The planes as an in-memory 8-bit sRGB (or greyscale) image with `header`'s metadata
-    /// (resolution, …): libjpeg-turbo upsamples the chroma and converts (`tjDecodeYUVPlanes`).
+    /// (resolution, …) but its ICC profile: libjpeg-turbo upsamples the chroma and converts (`tjDecodeYUVPlanes`).
     /// `turned` is the EXIF orientation the planes were turned upright by (`oriented`): the image
     /// then carries no orientation, and its resolutions swap when the turn transposed it, as
     /// `vips_autorot` leaves an image.
@@ -204,6 +204,9 @@ struct YCbCrPlanes: Sendable {
             throw ImagingError(.invalidArgument, "planes of \(planeCount) do not fit a \(result.bands)-band image")
         }
         try TurboJPEG.interleaved(self, into: output)
+        // The planes' pixels are read as they are: a profile of `header`'s is not theirs to carry
+        // (taken off in place: the image is this function's own, and stays a memory image).
+        vips_image_remove(result.pointer, "icc-profile-data")
         if turned != 1 {
             vips_autorot_remove_angle(result.pointer)
             if turned >= 5 {

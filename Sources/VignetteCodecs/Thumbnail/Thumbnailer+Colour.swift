@@ -20,6 +20,13 @@ extension Thumbnailer {
     /// stops the conversion's computing of the pixels, when it computes them (`convertedToSRGB`).
     func colourManaged(_ image: Image, profile: Data?, cancellation: ImagingCancellation? = nil) throws(ImagingError) -> Image {
         guard let profile else { return image }
+        // An 8-bit RGB thumbnail in memory is converted straight from its pixels (no copy tagged
+        // with the profile first, which libvips would have to compute into memory again).
+        if !options.keepProfile, image.iccProfile == nil,
+            let converted = try image.convertedWithKeptTransform(profile: profile, cancellation: cancellation)
+        {
+            return converted
+        }
         // Set again even when the image has it: the copy is the image's own (see `Image.materialized`).
         let tagged = try image.withProfile(profile)
         return options.keepProfile ? tagged : try tagged.convertedToSRGB(cancellation: cancellation)

@@ -93,7 +93,7 @@ extension Thumbnailer {
             turn = 1
         }
         let resized = try finishResized(
-            planes.image(withMetadataOf: header, turned: orientation == turn ? 1 : orientation).withoutProfile(),
+            planes.image(withMetadataOf: header, turned: orientation == turn ? 1 : orientation),
             geometry: geometry, orientation: turn)
         let profile = profileToApply(of: header)
         let image: Image
