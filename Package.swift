@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(
             name: "VignetteTests",
             dependencies: [
-                "Vignette", "DataCacheWriter", "ChildProcess", .product(name: "Logging", package: "swift-log"),
+                "Vignette", "DataCacheWriter", "ChildProcess", "TestTiming", .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
         // A child process for the disk-cache crash test: writes entries until it is killed.
@@ -118,20 +118,22 @@ let package = Package(
         .testTarget(
             name: "VignetteServerTests",
             dependencies: [
-                "VignetteServer", "LoopbackHTTPServer", "RedisTestServer",
+                "VignetteServer", "LoopbackHTTPServer", "RedisTestServer", "TestTiming",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         .executableTarget(name: "DataCacheWriter", dependencies: ["Vignette"], path: "Tests/DataCacheWriter"),
-        .testTarget(name: "VignetteHTTPTests", dependencies: ["VignetteHTTP", "LoopbackHTTPServer"]),
+        .testTarget(name: "VignetteHTTPTests", dependencies: ["VignetteHTTP", "LoopbackHTTPServer", "TestTiming"]),
         .testTarget(
             name: "VignetteRedisTests",
             dependencies: [
-                "VignetteRedis", "RedisTestServer", .product(name: "MetricsTestKit", package: "swift-metrics"),
+                "VignetteRedis", "RedisTestServer", "TestTiming", .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
         // A redis-server of the tests' own on 127.0.0.1 (a free port), started and stopped by them.
         .target(name: "RedisTestServer", dependencies: ["ChildProcess"], path: "Tests/RedisTestServer"),
+        // `eventually`, the tests' one wait for something to happen, longer under a sanitizer.
+        .target(name: "TestTiming", path: "Tests/TestTiming"),
         // Child processes for the tests: posix_spawn with no inherited descriptors, ended by waitid,
         // collected and time-limited on a thread of their own (not Foundation's Process).
         .target(name: "ChildProcess", path: "Tests/ChildProcess"),

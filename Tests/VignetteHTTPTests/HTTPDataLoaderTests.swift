@@ -3,6 +3,7 @@ import LoopbackHTTPServer
 import Testing
 import Vignette
 @testable import VignetteHTTP
+import TestTiming
 
 /// The HTTP loader against a real server on 127.0.0.1: resumes, limits, statuses, timeouts,
 /// redirects and the rate limiter.

@@ -3,6 +3,7 @@ import LoopbackHTTPServer
 import Testing
 @testable import Vignette
 import VignetteHTTP
+import TestTiming
 
 /// The prefetcher over the HTTP loader and a real server on 127.0.0.1.
 @Suite struct ImagePrefetcherTests {

@@ -4,6 +4,7 @@ import RedisTestServer
 import Testing
 import Vignette
 @testable import VignetteRedis
+import TestTiming
 
 @Suite("RedisDataCache against a real redis-server")
 struct RedisDataCacheTests {

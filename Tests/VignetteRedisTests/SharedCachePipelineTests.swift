@@ -5,6 +5,7 @@ import Testing
 import Vignette
 import VignetteCodecs
 @testable import VignetteRedis
+import TestTiming
 
 @Suite("Pipelines sharing results on Redis")
 struct SharedCachePipelineTests {

@@ -1,6 +1,7 @@
 import Testing
 import Vignette
 import VignetteServer
+import TestTiming
 
 @Suite("Admission: N at once, a bounded queue, 503 past it")
 struct AdmissionTests {
@@ -24,14 +25,6 @@ struct AdmissionTests {
             }
             for waiter in waiters { waiter.resume() }
         }
-    }
-
-    func eventually(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<60_000 {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(2))
-        }
-        return condition()
     }
 
     @Test("2 running, 3 waiting: the 6th is refused at once; all admitted ones finish; never more than 2 at once")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Vignette
+import TestTiming
 
 @Suite("Cancellation")
 struct CancellationTests {

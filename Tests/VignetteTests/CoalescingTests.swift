@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Vignette
+import TestTiming
 
 @Suite("Coalescing: equal work is done once")
 struct CoalescingTests {

@@ -4,6 +4,7 @@ import Testing
 @testable import Vignette
 #if canImport(Glibc)
 import Glibc
+import TestTiming
 #endif
 
 /// The disk cache, on real files in a fresh temporary folder per test.

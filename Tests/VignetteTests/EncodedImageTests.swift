@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Vignette
+import TestTiming
 
 @Suite("Encoded results: bytes from the pipeline, cached and coalesced")
 struct EncodedImageTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Vignette
 import Logging
+import TestTiming
 
 /// What a service's load exposed: stages that leave threads idle under a burst, nodes shared by
 /// requests whose options differ, processed-image stores done once per caller on the response path.

@@ -2,6 +2,7 @@ import Foundation
 import MetricsTestKit
 import Testing
 @testable import Vignette
+import TestTiming
 
 @Suite("Metrics through swift-metrics")
 struct PipelineMetricsTests {

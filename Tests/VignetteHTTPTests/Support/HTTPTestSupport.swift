@@ -3,6 +3,7 @@ import LoopbackHTTPServer
 import Testing
 import Vignette
 import VignetteHTTP
+import TestTiming
 
 enum Files {
     static let repository = URL(fileURLWithPath: #filePath)
@@ -19,15 +20,6 @@ enum Files {
     }
 }
 
-/// Polls `condition` until it holds or `seconds` pass, without blocking Swift's pool.
-func eventually(_ seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
-}
 
 /// A started loopback server, stopped by `body`'s end whatever happens.
 func withServer<T>(_ body: (LoopbackHTTPServer) async throws -> T) async throws -> T {

@@ -3,6 +3,7 @@ import RedisTestServer
 import Vignette
 import VignetteCodecs
 @testable import VignetteRedis
+import TestTiming
 
 enum Files {
     static let repository = URL(fileURLWithPath: #filePath)
@@ -41,12 +42,3 @@ extension RedisConfiguration {
     }
 }
 
-/// Polls `condition` until it holds or `seconds` pass (waiting for state, not measuring time).
-func eventually(_ seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
-}

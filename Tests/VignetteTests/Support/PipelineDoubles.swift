@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Vignette
+import TestTiming
 
 enum Files {
     static let repository = URL(fileURLWithPath: #filePath)
@@ -105,17 +106,6 @@ final class RunLog: Sendable {
     var all: [String] { entries.withLock { $0 } }
 }
 
-/// Polls `condition` until it holds or `seconds` pass (waiting for state, not measuring time).
-/// The deadline is generous: the tests share Swift's cooperative pool (two threads on a 2-core
-/// machine) with the CPU-bound codec tests running in parallel, which can hold it for seconds.
-func eventually(_ seconds: Double = 120, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(2))
-    }
-    return condition()
-}
 
 extension ImagePipeline {
     /// How many subscribers wait on the image node of `request` (all processors applied).
