@@ -47,25 +47,48 @@ struct ConnectionTests {
         }
     }
 
+    @Test("a client that disconnects mid-request leaves no work running: the request ends at once, not at its timeout")
+    func disconnect() async throws {
+        try await Self.expectWorkStops { running, path in
+            let request = Task { try await running.get(path) }
+            return {
+                request.cancel()  // AsyncHTTPClient closes the connection
+                _ = try? await request.value
+            }
+        }
+    }
+
     @Test("a client that closes its sending side mid-request (a FIN) stops the work: in flight drops to 0 long before the timeout")
     func halfClosed() async throws {
+        try await Self.expectWorkStops { running, path in
+            let port = running.port
+            let connection = try await onDispatchThread {
+                let connection = try RawHTTPConnection(port: port)
+                try connection.sendGet(path)
+                return UncheckedBox(connection)
+            }
+            return { connection.value.shutdownWrite() }
+        }
+    }
+
+    /// A request for a source that stalls, sent by `client` (which returns how the client then
+    /// leaves) to a server with a 600-s timeout: once the source is asked and the request is in
+    /// flight, the client leaves, and the work must stop (in flight back to 0) long before then.
+    static func expectWorkStops(
+        _ client: (RunningServer, String) async throws -> @Sendable () async -> Void
+    ) async throws {
         let origin = try await LoopbackHTTPServer.start()
         origin.setRoute("/stalled.jpg", Route(body: Array(repeating: 0, count: 1000), contentType: "image/jpeg", delivery: .stall))
         do {
             try await RunningServer.with({ $0.allowsLocalNetworks = true; $0.requestTimeout = .seconds(600) }) { running in
-                let (port, path) = (running.port, "/insecure/w:32/plain/\(origin.url("/stalled.jpg"))@png")
-                let connection = try await onDispatchThread {
-                    let connection = try RawHTTPConnection(port: port)
-                    try connection.sendGet(path)
-                    return UncheckedBox(connection)
-                }
+                let leave = try await client(running, "/insecure/w:32/plain/\(origin.url("/stalled.jpg"))@png")
                 for _ in 0..<30_000 where origin.requests(for: "/stalled.jpg").isEmpty { try await Task.sleep(for: .milliseconds(1)) }
                 #expect(origin.requests(for: "/stalled.jpg").count == 1)
                 func inFlight() async throws -> Double {
                     ServerTests.value(of: "vignette_in_flight", in: String(decoding: try await running.get("/metrics").body, as: UTF8.self))
                 }
                 #expect(try await inFlight() == 1)
-                connection.value.shutdownWrite()
+                await leave()
                 var ended = false
                 for _ in 0..<600 where !ended {
                     ended = try await inFlight() == 0
