@@ -66,10 +66,11 @@ done
 
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
     log "building VignetteBench and vignette (release)"
-    swift build -c release --product VignetteBench >&2
-    swift build -c release --product vignette >&2
+    # As `make release` builds it (the same flags, or everything is compiled again).
+    swift build -c release --static-swift-stdlib --product VignetteBench >&2
+    swift build -c release --static-swift-stdlib --product vignette >&2
 fi
-bin="$(swift build -c release --show-bin-path)"
+bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"
 bench="$bin/VignetteBench"
 vignette="$bin/vignette"
 

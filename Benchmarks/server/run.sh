@@ -29,7 +29,7 @@ thumbor_processes="${THUMBOR_PROCESSES:-$cores}"
 venv="$repo/.bench-venv-thumbor"
 log() { echo "== $*" >&2; }
 
-[[ -x "$binary" ]] || { echo "no vignette binary at $binary (swift build -c release --product vignette)" >&2; exit 1; }
+[[ -x "$binary" ]] || { echo "no vignette binary at $binary (make release)" >&2; exit 1; }
 [[ -f "$corpus/MANIFEST.tsv" ]] || { echo "no corpus at $corpus (set CORPUS)" >&2; exit 1; }
 "$repo/Scripts/install-packages.sh" wrk libvips-tools python3-venv
 if [[ ! -x "$venv/bin/thumbor" ]]; then
