@@ -187,7 +187,7 @@ struct AbandonedWorkTests {
         // Cancelled 100 ms into the decode from a thread of its own: a test task's sleep can
         // outlast the whole decode when the suite's other tests hold Swift's two pool threads.
         Thread.detachNewThread {
-            let deadline = ContinuousClock.now + .seconds(120)
+            let deadline = ContinuousClock.now + .seconds(120 * testTimeScale)
             while pipeline.decoding.startedCount == 0, ContinuousClock.now < deadline { usleep(1_000) }
             usleep(100_000)
             task.cancel()
