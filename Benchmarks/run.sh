@@ -307,7 +307,11 @@ count_outputs "mogrify -thumbnail" "'$mogrify' -path '$batch_dir/count' -thumbna
 # The photos are links to sharp's input under distinct names (the corpus has one such photo; the
 # page cache holds it, so this measures decoding and encoding, not the disk). Each case is a whole
 # process: `vignette thumbnail --jobs N`, or peers/throughput.py's multiprocessing.Pool of N
-# workers; peers/timed.py gives wall time and the CPU time of the process and its children.
+# workers; peers/timed.py gives wall time and the CPU time of the process and its children. Each
+# command runs once untimed just before it is timed, as hyperfine's warm-up does for the batch
+# above: this VM's page cache lets go of a binary's pages within seconds (`vignette --help`: 35 ms
+# with them cached, 128 ms without, most of it waiting for the disk), and a start-up paid again in
+# every 0.5-s case would measure the disk rather than the thumbnails.
 photos="$batch_dir/photos"
 mkdir -p "$photos"
 for i in $(seq -w 1 "$photo_count"); do ln -sf "$input" "$photos/photo-$i.jpg"; done
@@ -315,6 +319,8 @@ photo_files=("$photos"/photo-*.jpg)
 : > "$out/throughput.jsonl"
 throughput() {
     local label="$1" workers="$2"; shift 2
+    rm -rf "$batch_dir/tp" && mkdir -p "$batch_dir/tp"
+    "$@" > /dev/null
     rm -rf "$batch_dir/tp" && mkdir -p "$batch_dir/tp"
     "$python" "$bench_dir/peers/timed.py" "$label" "$workers" "${#photo_files[@]}" "$@" >> "$out/throughput.jsonl"
 }
@@ -676,7 +682,8 @@ print(f"## Files → files throughput: {tp_images} photos (sharp's JPEG task), 1
 print()
 print("Whole processes: `vignette thumbnail FILES --size 720x588 --quality 80 --out DIR --jobs N` and, for")
 print("the Python peers, `peers/throughput.py` (a `multiprocessing.Pool` of N workers, one file per task;")
-print("Pillow: draft + thumbnail LANCZOS; pyvips: `thumbnail`, cache off). Medians over the rounds; CPU")
+print("Pillow: draft + thumbnail LANCZOS; pyvips: `thumbnail`, cache off). Each command ran once untimed")
+print("just before its timed run (the page cache then holds its binaries); medians over the rounds; CPU")
 print("is user + system time of the process and its children (`peers/timed.py`).")
 print()
 print("| tool | workers | images/s | CPU ms per image | vs Pillow-SIMD (images/s) | 2 workers / 1 |")
