@@ -12,8 +12,9 @@ BUILD_PACKAGES := libvips-dev libwebp-dev libheif-dev libhiredis-dev libturbojpe
 # compare with references made by libvips' own `vips` command (libvips-tools); the colour tests
 # with conversions made by littleCMS' `transicc` (liblcms2-utils).
 TEST_PACKAGES := redis-server libvips-tools liblcms2-utils
-# Fixture tools (Fixtures/make-fixtures.sh) and the whole-process benchmark peers.
-TOOL_PACKAGES := libvips-tools colord-data imagemagick libheif-examples webp libimage-exiftool-perl hyperfine python3-venv curl libjpeg-dev zlib1g-dev python3-dev
+# Fixture tools (Fixtures/make-fixtures.sh), the whole-process benchmark peers, and the redis-server
+# the shared-cache benchmark starts on 127.0.0.1.
+TOOL_PACKAGES := libvips-tools colord-data imagemagick libheif-examples webp libimage-exiftool-perl hyperfine python3-venv curl libjpeg-dev zlib1g-dev python3-dev redis-server
 
 .PHONY: demo test bench bench-server fixtures install-deps install-tools build release clean fuzz fuzz-smoke sanitize
 

@@ -399,7 +399,7 @@ if command -v redis-server > /dev/null; then
     kill "$redis_pid"; wait "$redis_pid" 2> /dev/null || true
     rm -rf "$redis_dir"
 else
-    log "redis-server is not installed: the shared-cache case is skipped (make install-deps test installs it)"
+    log "redis-server is not installed: the shared-cache case is skipped (make bench installs it)"
 fi
 log "over HTTP on 127.0.0.1: previews of a progressive JPEG, 100 small fetches, each beside curl"
 "$bench" http --input "$input" --small "$repo/Fixtures/baseline.jpg" --runs 10 > "$out/http.jsonl"
