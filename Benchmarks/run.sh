@@ -309,9 +309,9 @@ count_outputs "mogrify -thumbnail" "'$mogrify' -path '$batch_dir/count' -thumbna
 # process: `vignette thumbnail --jobs N`, or peers/throughput.py's multiprocessing.Pool of N
 # workers; peers/timed.py gives wall time and the CPU time of the process and its children. Each
 # command runs once untimed just before it is timed, as hyperfine's warm-up does for the batch
-# above: this VM's page cache lets go of a binary's pages within seconds (`vignette --help`: 35 ms
-# with them cached, 128 ms without, most of it waiting for the disk), and a start-up paid again in
-# every 0.5-s case would measure the disk rather than the thumbnails.
+# above: this VM's page cache lets go of a binary's pages within seconds (`vignette --help`: 28 ms
+# with them cached, 140-190 ms after `drop_caches`, most of it waiting for the disk), and a start-up
+# paid again in every 0.5-s case would measure the disk rather than the thumbnails.
 photos="$batch_dir/photos"
 mkdir -p "$photos"
 for i in $(seq -w 1 "$photo_count"); do ln -sf "$input" "$photos/photo-$i.jpg"; done
@@ -319,8 +319,9 @@ photo_files=("$photos"/photo-*.jpg)
 : > "$out/throughput.jsonl"
 throughput() {
     local label="$1" workers="$2"; shift 2
+    # The warm-up run's failure is not the run's: the timed run records its exit status.
     rm -rf "$batch_dir/tp" && mkdir -p "$batch_dir/tp"
-    "$@" > /dev/null
+    "$@" > /dev/null 2>&1 || true
     rm -rf "$batch_dir/tp" && mkdir -p "$batch_dir/tp"
     "$python" "$bench_dir/peers/timed.py" "$label" "$workers" "${#photo_files[@]}" "$@" >> "$out/throughput.jsonl"
 }
