@@ -49,13 +49,23 @@ struct ConvertCommand: ParsableCommand {
         }
     }
 
+    /// The output's encoding: the format and default quality an `ImageRecipe` gives (the same as
+    /// `vignette thumbnail`'s), lossless when asked.
     func encoding() throws -> EncodingFormat {
-        switch try outputFormat() {
-        case .png: return .png(PNGOptions())
-        case .webp: return .webp(WebPOptions(quality: quality ?? (lossless ? 100 : 80), lossless: lossless))
-        case .heic: return .heic(HEIFOptions(quality: quality ?? 50, lossless: lossless))
-        case .avif: return .avif(HEIFOptions(quality: quality ?? 50, lossless: lossless))
-        default: return .jpeg(JPEGOptions(quality: quality ?? 85))
+        var recipe = ImageRecipe()
+        recipe.quality = quality ?? (lossless ? 100 : nil)
+        switch try recipe.encodingFormat(try outputFormat()) {
+        case .webp(var options):
+            options.lossless = lossless
+            return .webp(options)
+        case .heic(var options):
+            options.lossless = lossless
+            return .heic(options)
+        case .avif(var options):
+            options.lossless = lossless
+            return .avif(options)
+        case let other:
+            return other
         }
     }
 

@@ -3,8 +3,7 @@ import Vignette
 
 /// `vignette thumbnail`'s operations: `--dpr` multiplies the box; after the resize, in this order,
 /// `--rotate`, `--flip`, `--flop`, `--sharpen`, `--background` (flatten) and `--extend`. They
-/// become a `ThumbnailOperations`, planned into the request's thumbnail options and processors as
-/// the server plans its own (so `--cache` keys name them).
+/// are set on the command's `ImageRecipe`, which plans them as it plans a server URL's.
 ///
 /// Values are read here rather than by ArgumentParser so that a bad one is a single line naming
 /// the flag (a `CommandFailure`, exit 2), with no usage text after it.
@@ -30,54 +29,34 @@ struct OperationFlags: ParsableArguments {
     @Flag(help: "6. Pad the thumbnail to the whole box, centred, filled with --background (black without it).")
     var extend = false
 
-    func validate() throws {
-        _ = try operations()
-    }
-
-    /// The operations the flags ask for; a bad value is one line naming its flag.
-    func operations() throws(CommandFailure) -> ThumbnailOperations {
-        var operations = ThumbnailOperations(flip: flip, flop: flop, extend: extend)
+    /// Applies the flags given to `recipe`; a bad value is one line naming its flag.
+    func apply(to recipe: inout ImageRecipe) throws(CommandFailure) {
+        if flip { recipe.flipVertically = true }
+        if flop { recipe.flipHorizontally = true }
+        if extend { recipe.extend = true }
         if let dpr {
-            guard let value = Double(dpr), value.isFinite, value > 0, value <= ThumbnailOperations.maximumDPR else {
-                throw CommandFailure("--dpr must be above 0 and at most 8, got \(Console.escaped(dpr))")
+            guard let value = Double(dpr), value.isFinite, value > 0, ImageRecipe.Ranges.dpr.contains(value) else {
+                throw CommandFailure("--dpr must be above 0 and at most \(Int(ImageRecipe.Ranges.dpr.upperBound)), got \(Console.escaped(dpr))")
             }
-            operations.dpr = value
+            recipe.dpr = value
         }
         if let rotate {
             guard let value = Int(rotate), [0, 90, 180, 270].contains(value) else {
                 throw CommandFailure("--rotate must be 0, 90, 180 or 270, got \(Console.escaped(rotate))")
             }
-            operations.rotation = value
+            recipe.rotation = value
         }
         if let sharpen {
-            guard let value = Double(sharpen), value.isFinite, (0...100).contains(value) else {
+            guard let value = Double(sharpen), value.isFinite, ImageRecipe.Ranges.sharpen.contains(value) else {
                 throw CommandFailure("--sharpen must be 0–100, got \(Console.escaped(sharpen))")
             }
-            operations.sharpenSigma = value
+            recipe.sharpen = value
         }
         if let background {
-            guard let colour = ThumbnailOperations.Colour(parsing: background) else {
+            guard let colour = ImageRecipe.Colour(parsing: background) else {
                 throw CommandFailure("--background must be RRGGBB (hex) or R,G,B (0–255 each), got \(Console.escaped(background))")
             }
-            operations.background = colour
+            recipe.background = colour
         }
-        return operations
-    }
-
-    /// The thumbnail and processors for `options`' box: the box × `--dpr` must stay within 100000
-    /// pixels a side, and under `--extend` within the decoding budget's pixels (the padded result
-    /// is held in memory like a decoded image).
-    func plan(for options: ThumbnailOptions, limits: DecodingLimits = .untrusted) throws(CommandFailure) -> ThumbnailPlan {
-        let operations = try operations()
-        let plan: ThumbnailPlan
-        do { plan = try operations.plan(for: options) } catch { throw CommandFailure(error.message) }
-        let box = plan.box
-        guard box.width <= 100_000, box.height <= 100_000 else {
-            throw CommandFailure("--dpr \(operations.dpr) makes the box \(box), over 100000 pixels a side")
-        }
-        if operations.extend, box.width * box.height > limits.maxPixels {
-            throw CommandFailure("--extend would pad to \(box), over the limit of \(limits.maxPixels) pixels")
-        }
-        return plan
     }
 }

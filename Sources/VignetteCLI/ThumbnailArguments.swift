@@ -25,25 +25,28 @@ extension FrameSelection: ExpressibleByArgument {}
 enum OutputFormatChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
     case auto, jpeg, png, webp, heic, avif, gif
 
-    func encoding(hasAlpha: Bool, alphaFormat: AlphaFormatChoice = .png, quality: Int?,
-                  keepMetadata: Bool = false) -> EncodingFormat {
-        let format: ImageFormat
+    /// The recipe's format: nil for auto.
+    var format: ImageFormat? {
         switch self {
-        case .auto: format = hasAlpha ? alphaFormat.format : .jpeg
-        case .jpeg: format = .jpeg
-        case .png: format = .png
-        case .webp: format = .webp
-        case .heic: format = .heic
-        case .avif: format = .avif
-        case .gif: format = .gif
+        case .auto: nil
+        case .jpeg: .jpeg
+        case .png: .png
+        case .webp: .webp
+        case .heic: .heic
+        case .avif: .avif
+        case .gif: .gif
         }
-        switch format {
-        case .png: return .png(PNGOptions(keepMetadata: keepMetadata))
-        case .webp: return .webp(WebPOptions(quality: quality ?? 80))
-        case .heic: return .heic(HEIFOptions(quality: quality ?? 50))
-        case .avif: return .avif(HEIFOptions(quality: quality ?? 50))
-        case .gif: return .gif(GIFOptions())
-        default: return .jpeg(JPEGOptions(quality: quality ?? 80, keepMetadata: keepMetadata))
+    }
+}
+
+extension ThumbnailOptions.Fit {
+    /// The recipe's resizing type for `--fit`.
+    var resizingType: ImageRecipe.ResizingType {
+        switch self {
+        case .inside: .fit
+        case .cover: .fill
+        case .fill: .force
+        case .auto: .auto
         }
     }
 }

@@ -28,26 +28,31 @@ struct ThumbnailCommand: ParsableCommand {
             start (the output folder cannot be created: one line names it and the system's reason), 130 or 143 when \
             interrupted. \
             Operations: --dpr multiplies the box; then, after the resize and in this order, --rotate, --flip, --flop, \
-            --sharpen, --background (transparency flattened onto it) and --extend (padded to the box).
+            --sharpen, --background (transparency flattened onto it) and --extend (padded to the box). \
+            --options takes an imgproxy processing options string instead (or as well: the flags given apply over \
+            it), so a script makes exactly what a `vignette serve` URL with those options would.
             """)
 
     @Argument(help: "Image files, http(s) URLs, folders (their images, recursively) or quoted glob patterns.")
     var inputs: [String] = []
 
-    @Option(help: ArgumentHelp("The box: N for N×N, or WxH.", valueName: "N|WxH"))
-    var size: BoxSize
+    @Option(help: ArgumentHelp("The box: N for N×N, or WxH (required unless --options sets a size).", valueName: "N|WxH"))
+    var size: BoxSize?
+
+    @Option(help: ArgumentHelp("imgproxy processing options, as in a server URL: 'rs:fill:300:200/g:sm/q:75'.", valueName: "OPTIONS"))
+    var options: String?
 
     @Option(help: ArgumentHelp("The output folder (created when missing).", valueName: "DIR"))
     var out: String
 
-    @Option(help: "How the image fits the box: inside, cover (cropped), fill (stretched) or auto (cover when image and box are both landscape or both portrait, else inside).")
-    var fit: ThumbnailOptions.Fit = .inside
+    @Option(help: "How the image fits the box: inside (the default), cover (cropped), fill (stretched) or auto (cover when image and box are both landscape or both portrait, else inside).")
+    var fit: ThumbnailOptions.Fit?
 
-    @Option(help: "Output format; auto is --alpha-format for images with alpha and JPEG otherwise (animated WebP for animated GIF and WebP inputs, see --frames).")
-    var format: OutputFormatChoice = .auto
+    @Option(help: "Output format; auto (the default) is --alpha-format for images with alpha and JPEG otherwise (animated WebP for animated GIF and WebP inputs, see --frames).")
+    var format: OutputFormatChoice?
 
-    @Option(help: "For animated GIF and WebP inputs: all keeps every frame, the delays and the loop count (written as animated WebP, or GIF with --format gif); first writes a still of the first frame.")
-    var frames: FrameSelection = .all
+    @Option(help: "For animated GIF and WebP inputs: all (the default) keeps every frame, the delays and the loop count (written as animated WebP, or GIF with --format gif); first writes a still of the first frame.")
+    var frames: FrameSelection?
 
     @Option(help: "What --format auto writes for images with alpha: png, webp or avif.")
     var alphaFormat: AlphaFormatChoice = .png
@@ -74,7 +79,7 @@ struct ThumbnailCommand: ParsableCommand {
     var skipExisting = false
 
     @Flag(inversion: .prefixedNo, help: "Strip metadata (EXIF, XMP, IPTC) from JPEG and PNG outputs (--strip, the default) or keep it (--keep-metadata); a profile kept by --keep-profile is written either way.")
-    var strip = true
+    var strip: Bool?
 
     @Flag(help: "Keep metadata in JPEG and PNG outputs (the same as --no-strip).")
     var keepMetadata = false
@@ -98,13 +103,44 @@ struct ThumbnailCommand: ParsableCommand {
 
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("give at least one input") }
-        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1–100, got \(quality)") }
-        if let blur, !(blur.isFinite && blur >= 0 && blur <= 1000) {
+        if let quality, !ImageRecipe.Ranges.quality.contains(quality) { throw ValidationError("--quality must be 1–100, got \(quality)") }
+        if let blur, !(blur.isFinite && ImageRecipe.Ranges.blur.contains(blur)) {
             throw ValidationError("--blur must be 0–1000, got \(blur)")
         }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be 1–256, got \(jobs)") }
-        _ = try operations.plan(for: ThumbnailOptions(width: size.width, height: size.height, fit: fit))
+        _ = try plan()
         _ = try shardSelection()
+    }
+
+    /// The recipe the flags make: `--options` first, then every flag given over it.
+    func recipe() throws(CommandFailure) -> ImageRecipe {
+        var recipe = ImageRecipe()
+        if let options {
+            do { recipe = try ImgproxyOptions().recipe(options) } catch { throw CommandFailure("--options: \(error.message)") }
+        } else if size == nil {
+            throw CommandFailure("give --size (or --options with a size)")
+        }
+        if let size {
+            recipe.width = size.width
+            recipe.height = size.height
+        }
+        if let fit { recipe.resizingType = fit.resizingType }
+        if let format { recipe.format = format.format }
+        recipe.alphaFormat = alphaFormat.format
+        if let quality { recipe.quality = quality }
+        if let blur { recipe.blur = blur }
+        if keepMetadata || strip == false { recipe.stripMetadata = false } else if strip == true { recipe.stripMetadata = true }
+        if keepProfile { recipe.stripColourProfile = false }
+        if let frames { recipe.frames = frames }
+        try operations.apply(to: &recipe)
+        return recipe
+    }
+
+    /// The recipe and its plan, checked against the run's limits: a value out of range, or a
+    /// result over the budget (an enlarged or padded box), is one line naming it.
+    func plan(limits: DecodingLimits = .untrusted) throws(CommandFailure) -> (recipe: ImageRecipe, plan: RecipePlan) {
+        let recipe = try recipe()
+        do { return (recipe, try recipe.plan(limits: limits)) } catch { throw CommandFailure(error.message) }
     }
 
     /// The `--shard` this process makes; nil for the whole batch. Its problems are thrown as they
@@ -138,11 +174,8 @@ struct ThumbnailCommand: ParsableCommand {
         let jobCount = max(1, min(jobs ?? cores, files.count))
         ImagingRuntime.shareCores(cores, among: jobCount)
 
-        var options = ThumbnailOptions(width: size.width, height: size.height, fit: fit)
-        options.blurSigma = blur ?? 0
-        options.keepProfile = keepProfile
-        let plan = try operations.plan(for: options)
         let limits = DecodingLimits.untrusted
+        let (recipe, plan) = try plan(limits: limits)
         let remote = files.contains(where: RemoteInputs.isURL)
             ? try RemoteInputs(folder: cache.map { $0 + "/originals" }, limits: limits) : nil
         defer { remote?.finish() }
@@ -152,10 +185,9 @@ struct ThumbnailCommand: ParsableCommand {
         let claims = OutputClaims(inputs: inOrder, stems: order.map { stems[$0] })
         let job = ThumbnailJob(
             pipeline: try ThumbnailCommand.pipeline(jobs: jobCount, cache: cache, limits: limits),
-            plan: plan, format: format, alphaFormat: alphaFormat, quality: quality,
-            keepMetadata: keepMetadata || !strip, folder: out, template: name,
+            recipe: recipe, plan: plan, folder: out, template: name,
             skipExisting: skipExisting, claims: claims, remote: remote, keysDownloadsByContent: cache != nil,
-            placeholder: placeholder, frames: frames)
+            placeholder: placeholder)
 
         let progress = ProgressBar(total: files.count)
         for problem in problems { progress.line(Console.failureLine(problem.input, problem.reason)) }

@@ -18,10 +18,10 @@ extension ThumbnailJob {
     /// The format an animated input is written in, or nil when `--format` asks for one without
     /// animation (the first frame is then written by the still route).
     var animatedEncoding: EncodingFormat? {
-        guard frames == .all else { return nil }
-        switch format {
-        case .auto, .webp: return .webp(WebPOptions(quality: quality ?? 80))
-        case .gif: return .gif(GIFOptions())
+        guard recipe.frames == .all else { return nil }
+        switch recipe.format {
+        case nil, .webp: return try? recipe.encodingFormat(.webp)
+        case .gif: return try? recipe.encodingFormat(.gif)
         default: return nil
         }
     }

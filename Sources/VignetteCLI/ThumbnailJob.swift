@@ -25,12 +25,10 @@ struct ThumbnailJob: Sendable {
     }
 
     let pipeline: ImagePipeline
-    /// The thumbnail to make and the operations' processors after it (`OperationFlags.plan`).
-    let plan: ThumbnailPlan
-    let format: OutputFormatChoice
-    let alphaFormat: AlphaFormatChoice
-    let quality: Int?
-    let keepMetadata: Bool
+    /// What every input is made into: the operations, the format and its quality.
+    let recipe: ImageRecipe
+    /// The recipe's thumbnail and the processors after it.
+    let plan: RecipePlan
     let folder: String
     let template: OutputTemplate
     let skipExisting: Bool
@@ -42,21 +40,13 @@ struct ThumbnailJob: Sendable {
     let keysDownloadsByContent: Bool
     /// With `--placeholder`: the kind of placeholder string to add to each written thumbnail's report.
     var placeholder: PlaceholderKind?
-    /// `--frames`: whether animated GIF and WebP inputs keep their frames (see ThumbnailJob+Animation).
-    var frames: FrameSelection = .all
 
     var limits: DecodingLimits { pipeline.configuration.decodingLimits }
     var thumbnail: ThumbnailOptions { plan.thumbnail }
 
-    /// The pipeline's encoding for these options: `--format`, or for `auto` JPEG and
-    /// `--alpha-format` for images with alpha; its id names every option in the cache key.
-    var encoding: OutputEncoding {
-        let (format, alphaFormat, quality, keepMetadata) = (format, alphaFormat, quality, keepMetadata)
-        let id = "vignette-thumbnail(\(format.rawValue),alpha:\(alphaFormat.rawValue),q\(quality.map(String.init) ?? "-"),\(keepMetadata ? "keep" : "strip"))"
-        return .custom(id: id) { image in
-            format.encoding(hasAlpha: image.hasAlpha, alphaFormat: alphaFormat, quality: quality, keepMetadata: keepMetadata)
-        }
-    }
+    /// The recipe's encoding: `--format`, or for `auto` JPEG and `--alpha-format` for images with
+    /// alpha; its id names every setting in the cache key.
+    func encoding() throws -> OutputEncoding { try recipe.encoding().encoding }
 
     func run(input: String, stem: String) throws -> Outcome {
         let (request, read) = try request(for: input)
@@ -68,7 +58,7 @@ struct ThumbnailJob: Sendable {
             let hasAlpha = info.hasAlpha
             let name = try claim(
                 input: input, stem: stem,
-                format: format.encoding(hasAlpha: hasAlpha, alphaFormat: alphaFormat, quality: quality).format,
+                format: recipe.outputFormat(hasAlpha: hasAlpha),
                 size: plan.outputSize(forThumbnailOf: Thumbnailer(options: thumbnail, limits: limits).outputSize(for: info)))
             if OutputFile.exists(name) {
                 let existing = try? ImageDecoder().probe(fileAt: name)
@@ -77,7 +67,7 @@ struct ThumbnailJob: Sendable {
             }
             output = name
         }
-        let (pipeline, encoding) = (pipeline, encoding)
+        let (pipeline, encoding) = (pipeline, try encoding())
         let response = try AsyncBridge.wait { () async throws(ImagePipelineError) -> EncodedResponse in
             try await pipeline.encodedImage(for: request, as: encoding)
         }.mapError(RemoteInputs.imagingError).get()

@@ -6,13 +6,18 @@ import VignetteServer
 @Suite("Responses: format negotiation and failure statuses")
 struct ResponseTests {
     @Test("Accept: AVIF, then WebP, then JPEG or PNG; q=0 and wildcards do not count")
-    func negotiation() {
+    func negotiation() throws {
         let browser = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
-        #expect(FormatNegotiation(accept: browser).encoding(quality: nil) == .fixed(.avif(HEIFOptions(quality: 50))))
-        #expect(FormatNegotiation(accept: "image/webp,*/*").encoding(quality: 70) == .fixed(.webp(WebPOptions(quality: 70))))
-        #expect(FormatNegotiation(accept: "image/avif;q=0, image/webp;q=0.5").encoding(quality: nil) == .fixed(.webp(WebPOptions(quality: 80))))
-        #expect(FormatNegotiation(accept: "*/*").encoding(quality: 60) == .jpegOrPNG(quality: 60))
-        #expect(FormatNegotiation(accept: "image/*").encoding(quality: nil) == .jpegOrPNG(quality: 80))
+        func encoding(_ accept: String, quality: Int? = nil) throws -> OutputEncoding {
+            var recipe = ImageRecipe()
+            recipe.quality = quality
+            return try recipe.encoding(accepting: FormatNegotiation(accept: accept).accepted).encoding
+        }
+        #expect(try encoding(browser) == .fixed(.avif(HEIFOptions(quality: 50))))
+        #expect(try encoding("image/webp,*/*", quality: 70) == .fixed(.webp(WebPOptions(quality: 70))))
+        #expect(try encoding("image/avif;q=0, image/webp;q=0.5") == .fixed(.webp(WebPOptions(quality: 80))))
+        #expect(try encoding("*/*", quality: 60) == .jpegOrPNG(quality: 60))
+        #expect(try encoding("image/*") == .jpegOrPNG(quality: 80))
         #expect(FormatNegotiation(accept: nil) == FormatNegotiation(accept: ""))
         #expect(FormatNegotiation(accept: "IMAGE/AVIF ; Q=1").acceptsAVIF)
         // Malformed parameters are ignored, not fatal: a q that is not a number counts as absent.

@@ -47,11 +47,11 @@ struct SourcePinningTests {
     func pinnedRequest() async throws {
         let resolver = SourceResolver(configuration: ServerConfiguration())
         let resolved = try await resolver.resolve("http://8.8.8.8/photo.jpg")
-        let request = resolved.request(thumbnail: nil)
+        let request = try resolved.request(ImageRecipe(), limits: .untrusted)
         #expect(request.effectiveImageID == "http://8.8.8.8/photo.jpg")
         #expect(request.userInfo[HTTPDataLoader.hostHeaderKey] as? String == "8.8.8.8")
         // https connects by name (TLS needs it); nothing is pinned.
-        let secure = try await resolver.resolve("https://8.8.8.8/photo.jpg").request(thumbnail: nil)
+        let secure = try await resolver.resolve("https://8.8.8.8/photo.jpg").request(ImageRecipe(), limits: .untrusted)
         #expect(secure.userInfo[HTTPDataLoader.hostHeaderKey] == nil)
         // With local networks allowed there is no check, so nothing to pin either.
         var open = ServerConfiguration()

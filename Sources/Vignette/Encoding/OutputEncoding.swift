@@ -16,11 +16,13 @@ public struct OutputEncoding: Sendable, Hashable, CustomStringConvertible {
         OutputEncoding(id: "custom(\(id))", choose: choose)
     }
 
-    /// JPEG at `quality` for opaque images, PNG for images with alpha.
-    public static func jpegOrPNG(quality: Int = 80) -> OutputEncoding {
-        let jpeg = EncodingFormat.jpeg(JPEGOptions(quality: quality))
-        let png = EncodingFormat.png(PNGOptions())
-        return OutputEncoding(id: "\(jpeg.identifier)|alpha:\(png.identifier)") { $0.hasAlpha ? png : jpeg }
+    /// JPEG at `quality` (nil: `ImageRecipe.defaultQuality(for:)`) for opaque images, PNG for
+    /// images with alpha: what an `ImageRecipe` without a format writes for a client that takes
+    /// neither AVIF nor WebP.
+    public static func jpegOrPNG(quality: Int? = nil) -> OutputEncoding {
+        var recipe = ImageRecipe()
+        recipe.quality = quality
+        return recipe.opaqueOrAlpha
     }
 
     /// The format for `image`.

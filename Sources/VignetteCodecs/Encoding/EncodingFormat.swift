@@ -119,17 +119,4 @@ public enum EncodingFormat: Sendable, Hashable, Codable {
         case .gif: 5
         }
     }
-
-    /// The format's defaults, with `quality` (1–100) applied where the format has one.
-    public static func `default`(for format: ImageFormat, quality: Int? = nil) -> EncodingFormat? {
-        switch format {
-        case .jpeg: .jpeg(JPEGOptions(quality: quality ?? 80))
-        case .png: .png(PNGOptions())
-        case .webp: .webp(WebPOptions(quality: quality ?? 80))
-        case .heic: .heic(HEIFOptions(quality: quality ?? 50))
-        case .avif: .avif(HEIFOptions(quality: quality ?? 50))
-        case .gif: .gif(GIFOptions())
-        default: nil
-        }
-    }
 }

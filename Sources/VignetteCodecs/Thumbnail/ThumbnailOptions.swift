@@ -83,9 +83,12 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
         self.init(width: size, height: size, fit: fit)
     }
 
+    /// The longest side of a box, in pixels.
+    public static let maximumSide = 100_000
+
     func validate() throws(ImagingError) {
-        guard width > 0, height > 0, width <= 100_000, height <= 100_000 else {
-            throw ImagingError(.invalidArgument, "thumbnail box must be between 1 and 100000 pixels a side, got \(width)x\(height)")
+        guard width > 0, height > 0, width <= Self.maximumSide, height <= Self.maximumSide else {
+            throw ImagingError(.invalidArgument, "thumbnail box must be between 1 and \(Self.maximumSide) pixels a side, got \(width)x\(height)")
         }
         guard blurSigma.isFinite, (0...1000).contains(blurSigma) else {
             throw ImagingError(.invalidArgument, "blur sigma must be between 0 and 1000, got \(blurSigma)")

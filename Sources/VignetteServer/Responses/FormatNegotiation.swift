@@ -1,18 +1,21 @@
 import Vignette
 
-/// The output format when the URL names none: the best the client's `Accept` header allows,
-/// AVIF, then WebP, then JPEG (PNG for images with alpha). A response whose format came from here
-/// must carry `Vary: Accept`.
+/// The formats a client's `Accept` header names that a recipe without a format may choose (AVIF,
+/// WebP; `ImageRecipe.encoding(accepting:)` prefers them in that order, then JPEG, or PNG for
+/// images with alpha). A response whose format came from here must carry `Vary: Accept`.
 public struct FormatNegotiation: Sendable, Equatable {
-    /// Whether the client takes AVIF and WebP (named with a q-value above 0; `*/*` and `image/*`
-    /// do not count: browsers name the modern formats they decode).
-    public let acceptsAVIF: Bool
+    /// The modern formats named with a q-value above 0; `*/*` and `image/*` do not count:
+    /// browsers name the modern formats they decode.
+    public let accepted: Set<ImageFormat>
+
+    /// Whether the client takes AVIF.
+    public var acceptsAVIF: Bool { accepted.contains(.avif) }
     /// Whether the client named WebP.
-    public let acceptsWebP: Bool
+    public var acceptsWebP: Bool { accepted.contains(.webp) }
 
     /// The choice for an `Accept` header (nil: no header).
     public init(accept: String?) {
-        var avif = false, webp = false
+        var accepted: Set<ImageFormat> = []
         for item in (accept ?? "").split(separator: ",") {
             let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: " \t") }
             guard let type = parts.first?.lowercased() else { continue }
@@ -21,18 +24,10 @@ public struct FormatNegotiation: Sendable, Equatable {
                 return pair.count == 2 && pair[0].lowercased() == "q" ? Double(pair[1]) : nil
             }.first ?? 1
             guard q > 0 else { continue }
-            if type == "image/avif" { avif = true }
-            if type == "image/webp" { webp = true }
+            if type == "image/avif" { accepted.insert(.avif) }
+            if type == "image/webp" { accepted.insert(.webp) }
         }
-        acceptsAVIF = avif
-        acceptsWebP = webp
-    }
-
-    /// The pipeline encoding this choice makes, at `quality` (nil: each format's default).
-    public func encoding(quality: Int?) -> OutputEncoding {
-        if acceptsAVIF { return .fixed(.avif(HEIFOptions(quality: quality ?? 50))) }
-        if acceptsWebP { return .fixed(.webp(WebPOptions(quality: quality ?? 80))) }
-        return .jpegOrPNG(quality: quality ?? 80)
+        self.accepted = accepted
     }
 }
 

@@ -42,7 +42,7 @@ extension ThumbnailServer {
     ) async throws -> Response {
         let order = try urls.order(for: path)
         let resolved = try await sources.resolve(order.source)
-        let imageRequest = order.busted(resolved.request(processors: order.processors, thumbnail: order.thumbnail))
+        let imageRequest = try resolved.request(order.recipe, limits: configuration.decodingLimits)
         let (encoding, negotiated) = try order.encoding(accept: request.headers[.accept])
         let tag = EntityTag(resultKey: pipeline.resultKey(for: imageRequest, as: encoding))
 

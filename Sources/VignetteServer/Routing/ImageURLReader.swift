@@ -7,7 +7,9 @@ import Vignette
 /// Option segments are `name:args`; the first segment without a `:` starts the source.
 struct ImageURLReader: Sendable {
     let signature: URLSignature?
-    let options: OptionParser
+    let options: ImgproxyOptions
+    /// What every recipe is checked against before any work (a padding over the budget is 413).
+    let limits: DecodingLimits
 
     init(configuration: ServerConfiguration) {
         if let key = configuration.signatureKey {
@@ -15,7 +17,8 @@ struct ImageURLReader: Sendable {
         } else {
             signature = nil
         }
-        options = OptionParser(presets: configuration.presets)
+        options = ImgproxyOptions(presets: configuration.presets)
+        limits = configuration.decodingLimits
     }
 
     /// Whether a key was configured but could not be read (the server refuses to start then).
@@ -25,22 +28,34 @@ struct ImageURLReader: Sendable {
     }
 
     /// The parsed URL: its options applied over the `default` preset, and its source.
-    func parse(_ path: String) throws(ServerFailure) -> (options: ProcessingOptions, source: String) {
-        guard path.utf8.count <= 16_384 else { throw .badRequest("the URL is too long") }
-        guard path.hasPrefix("/") else { throw .badRequest("the URL must start with /") }
+    func parse(_ path: String) throws(ServerFailure) -> (recipe: ImageRecipe, source: String) {
+        do {
+            return try read(path)
+        } catch let failure as ServerFailure {
+            throw failure
+        } catch let error as ImagingError {
+            throw ServerFailure(recipe: error)
+        } catch {
+            throw .badRequest("the URL cannot be read")
+        }
+    }
+
+    private func read(_ path: String) throws -> (recipe: ImageRecipe, source: String) {
+        guard path.utf8.count <= 16_384 else { throw ServerFailure.badRequest("the URL is too long") }
+        guard path.hasPrefix("/") else { throw ServerFailure.badRequest("the URL must start with /") }
         let rest = path.dropFirst()
-        guard let slash = rest.firstIndex(of: "/") else { throw .badRequest("the URL has no options or source") }
+        guard let slash = rest.firstIndex(of: "/") else { throw ServerFailure.badRequest("the URL has no options or source") }
         let signed = rest[slash...]
         try check(signature: rest[..<slash], of: signed)
 
-        var options = ProcessingOptions()
-        if self.options.presets["default"] != nil { try self.options.applyPreset("default", to: &options, depth: 0) }
+        var recipe = ImageRecipe()
+        if options.presets["default"] != nil { try options.applyPreset("default", to: &recipe) }
         var segments = signed.dropFirst().split(separator: "/", omittingEmptySubsequences: false)[...]
         while let segment = segments.first, segment.contains(":"), segment != "plain" {
-            try self.options.apply(segment, to: &options)
+            try options.apply(segment, to: &recipe)
             segments = segments.dropFirst()
         }
-        guard let first = segments.first, !first.isEmpty else { throw .badRequest("the URL has no source") }
+        guard let first = segments.first, !first.isEmpty else { throw ServerFailure.badRequest("the URL has no source") }
         let source: String
         var fileExtension: Substring?
         if first == "plain" {
@@ -50,11 +65,11 @@ struct ImageURLReader: Sendable {
                 plain = plain[..<at]
             }
             guard let decoded = LocalSourceResolver.percentDecoded(String(plain)), !decoded.isEmpty else {
-                throw .badRequest("the source is not valid percent-encoding")
+                throw ServerFailure.badRequest("the source is not valid percent-encoding")
             }
             source = decoded
         } else if first == "enc" {
-            throw .badRequest("encrypted sources are not supported")
+            throw ServerFailure.badRequest("encrypted sources are not supported")
         } else {
             var encoded = segments.joined()[...]
             if let dot = encoded.lastIndex(of: ".") {
@@ -62,93 +77,27 @@ struct ImageURLReader: Sendable {
                 encoded = encoded[..<dot]
             }
             guard let bytes = Base64URL.decode(encoded), let decoded = String(validating: bytes, as: UTF8.self), !decoded.isEmpty else {
-                throw .badRequest("the source is not valid base64url")
+                throw ServerFailure.badRequest("the source is not valid base64url")
             }
             source = decoded
         }
-        if let fileExtension, !fileExtension.isEmpty { options.format = try OptionParser.format(fileExtension) }
-        guard !source.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { throw .badRequest("the source holds control characters") }
-        return (options, source)
+        if let fileExtension, !fileExtension.isEmpty { recipe.format = try ImgproxyOptions.format(fileExtension) }
+        guard !source.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+            throw ServerFailure.badRequest("the source holds control characters")
+        }
+        return (recipe, source)
     }
 
-    /// The order for `path`: what to fetch and what to make of it.
+    /// The order for `path`: what to fetch and the recipe to make of it, checked against the
+    /// server's limits (400 for a value out of range, 413 for a result over the budget).
     func order(for path: String) throws(ServerFailure) -> ImageOrder {
-        let (options, source) = try parse(path)
-        return try ImageURLReader.order(options, source: source)
+        let (recipe, source) = try parse(path)
+        do { try recipe.validate(limits: limits) } catch { throw ServerFailure(recipe: error) }
+        return ImageOrder(source: source, recipe: recipe)
     }
 
     private func check(signature given: Substring, of signed: Substring) throws(ServerFailure) {
         guard let signature else { return }  // no key: any segment (insecure, _) is accepted
         guard signature.isValid(given, for: signed) else { throw .forbidden("invalid signature") }
-    }
-
-    /// What Vignette makes for `options`: the box (× dpr) as `ThumbnailOptions`, the format and
-    /// quality, then the steps imgproxy applies around the resize, planned by the
-    /// `ThumbnailOperations` that `vignette thumbnail` uses too: rotate (as if before the resize,
-    /// as imgproxy does: the thumbnail is made in the turned box, then turned), sharpen, flatten
-    /// onto the background, extend to the box at the gravity.
-    static func order(_ options: ProcessingOptions, source: String) throws(ServerFailure) -> ImageOrder {
-        let maxSide = ProcessingOptions.maxSide
-        let operations = options.operations
-        do { try operations.validate() } catch { throw .badRequest(error.message) }
-        let boxWidth = min(maxSide, operations.scaled(options.width)), boxHeight = min(maxSide, operations.scaled(options.height))
-        var width = boxWidth, height = boxHeight
-        var fit: ThumbnailOptions.Fit
-        switch options.resizingType {
-        case .fit: fit = .inside
-        case .fill, .fillDown: fit = .cover
-        case .auto: fit = .auto
-        case .force: fit = .fill
-        }
-        // A side of 0 follows from the other and the aspect ratio: a fit inside that side alone.
-        if width == 0 || height == 0 {
-            fit = .inside
-            if width == 0 { width = maxSide }
-            if height == 0 { height = maxSide }
-        }
-        var thumbnail = operations.turned(ThumbnailOptions(
-            width: max(1, width), height: max(1, height), fit: fit,
-            crop: options.gravity.cropAnchor, allowUpscaling: options.enlarge))
-        thumbnail.blurSigma = options.blur
-        thumbnail.keepProfile = !options.stripColorProfile
-        // As imgproxy: an animated GIF or WebP stays animated when written as WebP or GIF.
-        thumbnail.frames = .all
-        let processors = operations.processors(extendingTo: PixelSize(width: boxWidth, height: boxHeight))
-        return ImageOrder(
-            source: source, thumbnail: thumbnail, processors: processors, format: options.format, quality: options.quality,
-            cacheBuster: options.cacheBuster)
-    }
-}
-
-extension ProcessingOptions.Gravity {
-    /// What a `fill` crop keeps.
-    var cropAnchor: CropAnchor {
-        switch self {
-        case .north: .north
-        case .south: .south
-        case .east: .east
-        case .west: .west
-        case .northEast: .northEast
-        case .northWest: .northWest
-        case .southEast: .southEast
-        case .southWest: .southWest
-        case .centre: .centre
-        case .smart: .attention
-        }
-    }
-
-    /// Where `extend` puts the image on its canvas (smart is the centre).
-    var canvasGravity: Gravity {
-        switch self {
-        case .north: .north
-        case .south: .south
-        case .east: .east
-        case .west: .west
-        case .northEast: .northEast
-        case .northWest: .northWest
-        case .southEast: .southEast
-        case .southWest: .southWest
-        case .centre, .smart: .centre
-        }
     }
 }

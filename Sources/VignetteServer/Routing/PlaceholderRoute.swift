@@ -16,7 +16,7 @@ extension ThumbnailServer {
             guard let kind else { throw ServerFailure.badRequest("the placeholder kind must be thumbhash or blurhash") }
             let order = try urls.order(for: path)
             let resolved = try await sources.resolve(order.source)
-            let request = resolved.request(thumbnail: ThumbnailOptions(size: 100))
+            let request = try resolved.request(ImageRecipe(width: 100, height: 100), limits: configuration.decodingLimits)
             let (pipeline, timeout) = (pipeline, configuration.requestTimeout)
             let text = try await admission.run {
                 try await ThumbnailServer.within(timeout, unless: disconnect) {

@@ -32,9 +32,12 @@ struct SourceResolver: Sendable {
         /// so keys and ETags do not depend on the address) and its `Host` header.
         var pinned: (original: String, host: String)?
 
-        /// The pipeline request for the source with `processors` and `thumbnail`.
-        func request(processors: [any ImageProcessing] = [], thumbnail: ThumbnailOptions?) -> ImageRequest {
-            var request = ImageRequest(source: source, imageID: pinned?.original, processors: processors, thumbnail: thumbnail)
+        /// The pipeline request that makes `recipe` of the source.
+        func request(_ recipe: ImageRecipe, limits: DecodingLimits) throws(ServerFailure) -> ImageRequest {
+            var request: ImageRequest
+            do { request = try recipe.request(for: source, imageID: pinned?.original, limits: limits) } catch {
+                throw ServerFailure(recipe: error)
+            }
             if let pinned { request.userInfo[HTTPDataLoader.hostHeaderKey] = pinned.host }
             return request
         }

@@ -2,41 +2,54 @@ import Foundation
 import Testing
 @testable import Vignette
 
-/// `ThumbnailOperations`, the plan `vignette thumbnail` and the server share, and the Flip and
-/// Flatten processors it adds.
-@Suite("Thumbnail operations: dpr, rotate, flip, flop, sharpen, flatten, extend")
-struct ThumbnailOperationsTests {
+/// `ImageRecipe`, the one description of a result that the library, `vignette thumbnail` and the
+/// server share: its plan, ranges, encoding, and the Flip and Flatten processors it adds.
+@Suite("Image recipe: plan, ranges, encoding; dpr, rotate, flip, flop, sharpen, flatten, extend")
+struct ImageRecipeTests {
     func pixel(_ buffer: PixelBuffer, _ x: Int, _ y: Int) -> [UInt8] {
         let start = (y * buffer.width + x) * buffer.bands
         return Array(buffer.bytes[start..<start + buffer.bands])
     }
 
+    func recipe(_ width: Int = 10, _ height: Int = 10, _ type: ImageRecipe.ResizingType = .fit, _ change: (inout ImageRecipe) -> Void = { _ in }) -> ImageRecipe {
+        var recipe = ImageRecipe(width: width, height: height, resizingType: type)
+        change(&recipe)
+        return recipe
+    }
+
     @Test("a plan: the box × dpr, turned back for a quarter turn, the processors in the documented order")
     func plan() throws {
-        let operations = ThumbnailOperations(
-            dpr: 2, rotation: 90, flip: true, flop: true, sharpenSigma: 0.5,
-            background: ThumbnailOperations.Colour(red: 1, green: 2, blue: 3), extend: true, extendGravity: .south)
-        let plan = try operations.plan(for: ThumbnailOptions(width: 150, height: 100, fit: .cover, crop: .north))
+        let plan = try recipe(150, 100, .fill) {
+            $0.dpr = 2
+            $0.rotation = 90
+            $0.flipVertically = true
+            $0.flipHorizontally = true
+            $0.sharpen = 0.5
+            $0.background = ImageRecipe.Colour(red: 1, green: 2, blue: 3)
+            $0.extend = true
+            $0.extendGravity = .south
+            $0.gravity = .north
+        }.plan()
         #expect(plan.box == PixelSize(width: 300, height: 200))
         #expect(plan.thumbnail.width == 200 && plan.thumbnail.height == 300 && plan.thumbnail.fit == .cover)
         #expect(plan.processors.map(\.identifier) == [
             "rotate(90)", "flip", "flop", "sharpen(0.5)", "flatten(1.0,2.0,3.0)", "extend(300x200,south,1.0,2.0,3.0)",
         ])
         #expect(plan.outputSize(forThumbnailOf: PixelSize(width: 200, height: 150)) == PixelSize(width: 300, height: 200))
-        let plain = try ThumbnailOperations(rotation: 270).plan(for: ThumbnailOptions(width: 150, height: 100))
+        let plain = try recipe(150, 100) { $0.rotation = 270 }.plan()
         #expect(plain.outputSize(forThumbnailOf: PixelSize(width: 100, height: 75)) == PixelSize(width: 75, height: 100))
-        #expect(try ThumbnailOperations().plan(for: ThumbnailOptions(size: 64)).processors.isEmpty)
+        #expect(try recipe(64, 64).plan().processors.isEmpty)
     }
 
     @Test("dpr rounds to the nearest pixel, keeps a side at least 1, and leaves 0 (a side left to the aspect ratio) alone")
     func dpr() {
-        #expect(ThumbnailOperations(dpr: 1.5).scaled(101) == 152)
-        #expect(ThumbnailOperations(dpr: 0.01).scaled(10) == 1)
-        #expect(ThumbnailOperations(dpr: 3).scaled(0) == 0)
-        #expect(ThumbnailOperations(dpr: .nan).scaled(10) == 10)
+        #expect(recipe { $0.dpr = 1.5 }.scaled(101) == 152)
+        #expect(recipe { $0.dpr = 0.01 }.scaled(10) == 1)
+        #expect(recipe { $0.dpr = 3 }.scaled(0) == 0)
+        #expect(recipe { $0.dpr = .nan }.scaled(10) == 10)
     }
 
-    @Test("a cover crop's anchor is moved to where the turn and mirrors take it from", arguments: [
+    @Test("a fill's anchor is moved to where the turn and mirrors take it from", arguments: [
         (0, false, false, CropAnchor.north, CropAnchor.north), (90, false, false, .north, .west), (180, false, false, .north, .south),
         (270, false, false, .north, .east), (90, false, false, .northEast, .northWest), (0, true, false, .north, .south),
         (0, false, true, .east, .west), (90, false, true, .east, .south), (90, false, false, .attention, .attention),
@@ -44,40 +57,99 @@ struct ThumbnailOperationsTests {
     ])
     func anchors(rotation: Int, flip: Bool, flop: Bool, asked: CropAnchor, made: CropAnchor) {
         let options = ThumbnailOptions(width: 10, height: 10, fit: .cover, crop: asked)
-        #expect(ThumbnailOperations(rotation: rotation, flip: flip, flop: flop).turned(options).crop == made)
+        let turned = recipe {
+            $0.rotation = rotation
+            $0.flipVertically = flip
+            $0.flipHorizontally = flop
+        }.turned(options)
+        #expect(turned.crop == made)
     }
 
     @Test("the anchor moved back gives the window asked for: north after a quarter turn keeps the source's left edge on top")
     func anchorThroughPipeline() async throws {
         // baseline.jpg has a dark square at its top left: kept by a west crop, it ends up on top after a clockwise turn.
-        let plan = try ThumbnailOperations(rotation: 90).plan(for: ThumbnailOptions(width: 60, height: 20, fit: .cover, crop: .north))
+        let request = try recipe(60, 20, .fill) {
+            $0.rotation = 90
+            $0.gravity = .north
+        }.request(for: .file(Files.fixture("baseline.jpg")))
         let pipeline = ImagePipeline.testing(loader: CountingLoader())
-        let image = try await pipeline.image(for: ImageRequest(path: Files.fixture("baseline.jpg"), processors: plan.processors, thumbnail: plan.thumbnail))
+        let image = try await pipeline.image(for: request)
         #expect(image.width == 60 && image.height == 20)
         let direct = try ImageDecoder().decode(fileAt: Files.fixture("baseline.jpg")).rotated(degrees: 90)
         let expected = try direct.resized(toFit: ThumbnailOptions(width: 60, height: 20, fit: .cover, crop: .north))
         #expect(try image.perceptualHash().distance(to: expected.perceptualHash()) <= 5)
     }
 
-    @Test("validate refuses dpr 0, above 8 or not a number, angles off the quarter turns, sharpen out of 0–100")
+    @Test("validate refuses dpr 0, above 8 or not a number, angles off the quarter turns, sharpen, blur and quality out of range")
     func validation() {
-        for bad in [
-            ThumbnailOperations(dpr: 0), ThumbnailOperations(dpr: 8.5), ThumbnailOperations(dpr: .infinity), ThumbnailOperations(rotation: 45),
-            ThumbnailOperations(sharpenSigma: -1), ThumbnailOperations(sharpenSigma: 101),
-        ] {
-            #expect(throws: ImagingError.self) { try bad.validate() }
-            #expect(throws: ImagingError.self) { try bad.plan(for: ThumbnailOptions(size: 10)) }
+        let bad: [(inout ImageRecipe) -> Void] = [
+            { $0.dpr = 0 }, { $0.dpr = 8.5 }, { $0.dpr = .infinity }, { $0.rotation = 45 }, { $0.sharpen = -1 }, { $0.sharpen = 101 },
+            { $0.blur = 1001 }, { $0.quality = 0 }, { $0.formatQuality[.webp] = 101 }, { $0.width = -1 }, { $0.height = 100_001 },
+            { $0.width = 60_000; $0.dpr = 2 },
+        ]
+        for change in bad {
+            let made = recipe(10, 10, .fit, change)
+            #expect(throws: ImagingError.self, "\(made)") { try made.validate() }
+            #expect(throws: ImagingError.self, "\(made)") { try made.plan() }
         }
-        #expect(throws: Never.self) { try ThumbnailOperations(dpr: 8, rotation: -270, sharpenSigma: 100).validate() }
+        #expect(throws: Never.self) {
+            try recipe {
+                $0.dpr = 8
+                $0.rotation = -270
+                $0.sharpen = 100
+            }.validate()
+        }
+    }
+
+    @Test("an enlarged or padded box over the budget is refused before any pixel is made (limitExceeded)")
+    func budget() {
+        var limits = DecodingLimits.untrusted
+        limits.maxPixels = 1_000_000
+        for change: (inout ImageRecipe) -> Void in [{ $0.extend = true }, { $0.enlarge = true }] {
+            #expect(throws: ImagingError(.limitExceeded, "the result would be 2000x2000, over the limit of 1000000 pixels")) {
+                try recipe(2000, 2000, .fit, change).validate(limits: limits)
+            }
+        }
+        #expect(throws: Never.self) { try recipe(2000, 2000).validate(limits: limits) }
+    }
+
+    @Test("one place for format and quality: the defaults, quality, per-format quality, and the choice from Accept")
+    func encoding() throws {
+        #expect(ImageRecipe.defaultQuality(for: .jpeg) == 80 && ImageRecipe.defaultQuality(for: .avif) == 50)
+        let plain = ImageRecipe()
+        #expect(try plain.encodingFormat(.jpeg) == .jpeg(JPEGOptions(quality: 80)))
+        #expect(try plain.encodingFormat(.heic) == .heic(HEIFOptions(quality: 50)))
+        let tuned = recipe {
+            $0.quality = 60
+            $0.formatQuality[.webp] = 70
+        }
+        #expect(try tuned.encodingFormat(.jpeg) == .jpeg(JPEGOptions(quality: 60)))
+        #expect(try tuned.encodingFormat(.webp) == .webp(WebPOptions(quality: 70)))
+        #expect(try tuned.encoding(accepting: [.webp, .avif]).encoding == .fixed(.avif(HEIFOptions(quality: 60))))
+        #expect(try tuned.encoding(accepting: [.webp]).encoding == .fixed(.webp(WebPOptions(quality: 70))))
+        #expect(try plain.encoding().encoding == .jpegOrPNG())
+        #expect(try plain.encoding().negotiated && !(try recipe { $0.format = .png }.encoding().negotiated))
+        #expect(recipe { $0.alphaFormat = .webp }.outputFormat(hasAlpha: true) == .webp)
+        #expect(plain.outputFormat(hasAlpha: true) == .png && plain.outputFormat(hasAlpha: false) == .jpeg)
+        #expect(throws: ImagingError.self) { try recipe { $0.format = .tiff }.encoding() }
+        let kept = recipe { $0.stripMetadata = false }
+        #expect(try kept.encodingFormat(.jpeg) == .jpeg(JPEGOptions(quality: 80, keepMetadata: true)))
+    }
+
+    @Test("the cache buster goes into the image id, so keys and coalescing tell it apart")
+    func cacheBuster() throws {
+        let plain = try recipe().request(for: .file("/a.jpg"), imageID: "a")
+        let busted = try recipe { $0.cacheBuster = "v2" }.request(for: .file("/a.jpg"), imageID: "a")
+        #expect(plain.effectiveImageID == "a" && busted.effectiveImageID == "a#cachebuster=v2")
     }
 
     @Test("colours: RRGGBB, #RRGGBB and R,G,B; anything else is nil")
     func colours() {
-        #expect(ThumbnailOperations.Colour(parsing: "ff8000") == .init(red: 255, green: 128, blue: 0))
-        #expect(ThumbnailOperations.Colour(parsing: "#0A0b0C") == .init(red: 10, green: 11, blue: 12))
-        #expect(ThumbnailOperations.Colour(parsing: "1,2,255") == .init(red: 1, green: 2, blue: 255))
+        #expect(ImageRecipe.Colour(parsing: "ff8000") == .init(red: 255, green: 128, blue: 0))
+        #expect(ImageRecipe.Colour(parsing: "#0A0b0C") == .init(red: 10, green: 11, blue: 12))
+        #expect(ImageRecipe.Colour(parsing: "1,2,255") == .init(red: 1, green: 2, blue: 255))
         for bad in ["", "ff80", "ff80000", "gg0000", "+f0000", "1,2", "1,2,256", "1,,2", "-1,2,3", "1, 2, 3", "٣,1,1", "ff 000"] {
-            #expect(ThumbnailOperations.Colour(parsing: bad) == nil, "\(bad)")
+            #expect(ImageRecipe.Colour(parsing: bad) == nil, "\(bad)")
         }
     }
 

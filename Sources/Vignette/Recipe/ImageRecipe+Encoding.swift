@@ -1,0 +1,62 @@
+extension ImageRecipe {
+    /// Each lossy format's quality when the recipe names none: the one place for it.
+    public static func defaultQuality(for format: ImageFormat) -> Int {
+        switch format {
+        case .heic, .avif: 50
+        default: 80
+        }
+    }
+
+    /// The formats this recipe can write (`format`, and what `encoding(accepting:)` chooses).
+    public static let writableFormats: [ImageFormat] = [.jpeg, .png, .webp, .avif, .heic, .gif]
+
+    /// The quality `format` is written at: `formatQuality`'s, else `quality`, else the default.
+    public func quality(for format: ImageFormat) -> Int {
+        formatQuality[format] ?? quality ?? Self.defaultQuality(for: format)
+    }
+
+    /// `format` with this recipe's quality and metadata settings; `.unsupportedFormat` for a
+    /// format Vignette does not write.
+    public func encodingFormat(_ format: ImageFormat) throws(ImagingError) -> EncodingFormat {
+        guard let encoding = writing(format) else { throw ImagingError(.unsupportedFormat, "Vignette cannot write \(format.rawValue)") }
+        return encoding
+    }
+
+    func writing(_ format: ImageFormat) -> EncodingFormat? {
+        let keep = !stripMetadata
+        switch format {
+        case .jpeg: return .jpeg(JPEGOptions(quality: quality(for: .jpeg), keepMetadata: keep))
+        case .png: return .png(PNGOptions(keepMetadata: keep))
+        case .webp: return .webp(WebPOptions(quality: quality(for: .webp)))
+        case .heic: return .heic(HEIFOptions(quality: quality(for: .heic)))
+        case .avif: return .avif(HEIFOptions(quality: quality(for: .avif)))
+        case .gif: return .gif(GIFOptions())
+        default: return nil
+        }
+    }
+
+    /// JPEG for opaque images, `alphaFormat` (PNG when it cannot be written) for images with alpha.
+    var opaqueOrAlpha: OutputEncoding {
+        let opaque = writing(.jpeg) ?? .jpeg(JPEGOptions()), alpha = writing(alphaFormat) ?? writing(.png) ?? .png(PNGOptions())
+        return OutputEncoding(id: "\(opaque.identifier)|alpha:\(alpha.identifier)") { $0.hasAlpha ? alpha : opaque }
+    }
+
+    /// The format `encoding(accepting:)` writes for an image with or without alpha.
+    public func outputFormat(hasAlpha: Bool, accepting: Set<ImageFormat> = []) -> ImageFormat {
+        if let format { return format }
+        if let preferred = [ImageFormat.avif, .webp].first(where: accepting.contains) { return preferred }
+        return hasAlpha ? (writing(alphaFormat) == nil ? .png : alphaFormat) : .jpeg
+    }
+
+    /// The output encoding: `format` when the recipe names one; otherwise AVIF when `accepting`
+    /// holds it, else WebP when it holds that, else JPEG for opaque images and `alphaFormat` for
+    /// images with alpha. `negotiated` says the choice depended on `accepting` (a server's
+    /// response then varies with `Accept`). The encoding's id names every setting, for cache keys.
+    public func encoding(accepting: Set<ImageFormat> = []) throws(ImagingError) -> (encoding: OutputEncoding, negotiated: Bool) {
+        if let format { return (.fixed(try encodingFormat(format)), false) }
+        for preferred in [ImageFormat.avif, .webp] where accepting.contains(preferred) {
+            return (.fixed(try encodingFormat(preferred)), true)
+        }
+        return (opaqueOrAlpha, true)
+    }
+}

@@ -1,0 +1,149 @@
+/// The pipeline's work for a recipe (`ImageRecipe.plan(limits:)`): the thumbnail to make and the
+/// processors to run after it, in order.
+public struct RecipePlan: Sendable {
+    /// The thumbnail: the box × dpr (a side left to the aspect ratio fits the longest side
+    /// allowed), turned back for a quarter turn, with a fill's anchor turned and mirrored back the
+    /// same way.
+    public var thumbnail: ThumbnailOptions
+    /// The steps after the thumbnail: rotate, flip, flop, sharpen, flatten, extend (those asked for).
+    public var processors: [any ImageProcessing]
+    /// The box × dpr: what the result fits and what `extend` pads to (a side may be 0).
+    public var box: PixelSize
+    /// Whether the result is padded to `box`.
+    public var extends: Bool
+    /// Whether the thumbnail is turned by a quarter turn after it is made.
+    public var turnsBox: Bool
+
+    /// The size of the result when the thumbnail made is `size` (as `Thumbnailer.outputSize(for:)`
+    /// says from a header): the box under `extend`, else `size`, turned by a quarter turn.
+    public func outputSize(forThumbnailOf size: PixelSize) -> PixelSize {
+        if extends, box.width > 0, box.height > 0 { return box }
+        return turnsBox ? PixelSize(width: size.height, height: size.width) : size
+    }
+}
+
+extension ImageRecipe {
+    /// The thumbnail and processors that make this recipe's result, once `validate(limits:)` has
+    /// passed (its errors are thrown as they are).
+    ///
+    /// The result is the one imgproxy gives by turning and mirroring the image before resizing it:
+    /// the thumbnail is made in the box turned back (and a fill keeps the window that ends up at
+    /// the anchor asked for), then turned and mirrored, which is cheaper on the small image.
+    public func plan(limits: DecodingLimits = .untrusted) throws(ImagingError) -> RecipePlan {
+        try validate(limits: limits)
+        let box = self.box
+        var fit: ThumbnailOptions.Fit
+        switch resizingType {
+        case .fit: fit = .inside
+        case .fill, .fillDown: fit = .cover
+        case .auto: fit = .auto
+        case .force: fit = .fill
+        }
+        var width = box.width, height = box.height
+        // A side of 0 follows from the other and the aspect ratio: a fit inside that side alone.
+        if width == 0 || height == 0 {
+            fit = .inside
+            if width == 0 { width = ThumbnailOptions.maximumSide }
+            if height == 0 { height = ThumbnailOptions.maximumSide }
+        }
+        var thumbnail = turned(ThumbnailOptions(
+            width: width, height: height, fit: fit, crop: gravity, allowUpscaling: enlarge, autoOrient: autoRotate))
+        thumbnail.blurSigma = blur
+        thumbnail.keepProfile = !stripColourProfile
+        thumbnail.frames = frames
+        return RecipePlan(thumbnail: thumbnail, processors: processors(extendingTo: box), box: box, extends: extend, turnsBox: turnsBox)
+    }
+
+    /// The pipeline request for `source`: the plan's thumbnail and processors, and the cache
+    /// buster in the image id (so every cache, every coalescing of equal work and the ETag tell
+    /// it apart from the same image under another cache buster).
+    public func request(
+        for source: ImageRequest.Source, imageID: String? = nil, limits: DecodingLimits = .untrusted
+    ) throws(ImagingError) -> ImageRequest {
+        let plan = try plan(limits: limits)
+        var request = ImageRequest(source: source, imageID: imageID, processors: plan.processors, thumbnail: plan.thumbnail)
+        if let cacheBuster { request.imageID = request.effectiveImageID + "#cachebuster=" + cacheBuster }
+        return request
+    }
+
+    /// The box × `dpr`, each side to the nearest pixel (at least 1; a side of 0 stays 0).
+    public var box: PixelSize { PixelSize(width: scaled(width), height: scaled(height)) }
+
+    func scaled(_ side: Int) -> Int {
+        guard side > 0, dpr.isFinite, dpr > 0 else { return side }
+        let product = (Double(side) * dpr).rounded()
+        return max(1, product >= 1e15 ? Int(1e15) : Int(product))
+    }
+
+    /// Clockwise quarter turns, 0–3.
+    var quarterTurns: Int { ((rotation / 90) % 4 + 4) % 4 }
+
+    /// Whether the rotation is a quarter turn: the box is turned for the resize.
+    var turnsBox: Bool { quarterTurns % 2 == 1 }
+
+    /// `options` for the resize before the turn and mirrors: the box turned back for a quarter
+    /// turn, and a fill's anchor moved to where the turn and mirrors take it from (so that
+    /// `north` keeps the top of the result).
+    func turned(_ options: ThumbnailOptions) -> ThumbnailOptions {
+        var turned = options
+        if turnsBox { (turned.width, turned.height) = (options.height, options.width) }
+        if let position = Self.position(of: options.crop) {
+            // The result is flop(flip(rotate(thumbnail))): undo them in the reverse order.
+            var (x, y) = position
+            if flipHorizontally { x = 2 - x }
+            if flipVertically { y = 2 - y }
+            for _ in 0..<quarterTurns { (x, y) = (y, 2 - x) }  // one clockwise turn undone
+            turned.crop = Self.anchor(x: x, y: y)
+        }
+        return turned
+    }
+
+    /// The processors after the thumbnail, in order: rotate, flip, flop, sharpen, flatten onto
+    /// `background`, and with `extend` a padding to `box` (when both its sides are known).
+    func processors(extendingTo box: PixelSize) -> [any ImageProcessing] {
+        var processors: [any ImageProcessing] = []
+        if quarterTurns != 0 { processors.append(ImageProcessors.Rotate(degrees: quarterTurns * 90)) }
+        if flipVertically { processors.append(ImageProcessors.Flip(horizontally: false)) }
+        if flipHorizontally { processors.append(ImageProcessors.Flip(horizontally: true)) }
+        if sharpen > 0 { processors.append(ImageProcessors.Sharpen(sigma: sharpen)) }
+        let fill: (red: Double, green: Double, blue: Double) = background?.channels ?? (0, 0, 0)
+        if background != nil { processors.append(ImageProcessors.Flatten(red: fill.red, green: fill.green, blue: fill.blue)) }
+        if extend, box.width > 0, box.height > 0 {
+            processors.append(ImageProcessors.Extend(
+                width: box.width, height: box.height, gravity: extendGravity, red: fill.red, green: fill.green, blue: fill.blue))
+        }
+        return processors
+    }
+
+    /// A positional anchor as (x, y), each 0 (left, top), 1 (middle) or 2 (right, bottom); nil for
+    /// `attention`, which follows the content wherever it is.
+    static func position(of anchor: CropAnchor) -> (x: Int, y: Int)? {
+        switch anchor {
+        case .attention: nil
+        case .centre: (1, 1)
+        case .north: (1, 0)
+        case .south: (1, 2)
+        case .east: (2, 1)
+        case .west: (0, 1)
+        case .northEast: (2, 0)
+        case .northWest: (0, 0)
+        case .southEast: (2, 2)
+        case .southWest: (0, 2)
+        }
+    }
+
+    /// The anchor at (x, y), each 0, 1 or 2 (see `position(of:)`).
+    static func anchor(x: Int, y: Int) -> CropAnchor {
+        switch (x, y) {
+        case (1, 0): .north
+        case (1, 2): .south
+        case (2, 1): .east
+        case (0, 1): .west
+        case (2, 0): .northEast
+        case (0, 0): .northWest
+        case (2, 2): .southEast
+        case (0, 2): .southWest
+        default: .centre
+        }
+    }
+}

@@ -1,0 +1,136 @@
+/// One description of a result: what is done to an image, in imgproxy's processing order, and how
+/// it is encoded. The library, `vignette thumbnail` (its flags and `--options`) and `vignette
+/// serve` (imgproxy's URL options, `ImgproxyOptions`) all build one, so the same recipe gives the
+/// same bytes through every front door.
+///
+/// A recipe holds no URL or flag. It checks itself (`validate(limits:)`, the one place for ranges),
+/// plans the pipeline's work (`plan(limits:)`: the thumbnail, then the processors), chooses the
+/// output encoding (`encoding(accepting:)`, with each format's default quality in one place) and
+/// names itself for caches (`identifier`, from every field). The defaults change nothing: an
+/// image at its own size, upright, converted to sRGB, metadata stripped.
+///
+/// The steps, in imgproxy's order: resize (`resizingType` into the box `width` × `height` × `dpr`,
+/// shrink-on-load underneath, `enlarge`), the crop of a fill to the box at `gravity`, `rotation`
+/// and the mirrors, `blur`, `sharpen`, `background` (alpha flattened onto it) and `extend` (padded
+/// to the box at `extendGravity`).
+public struct ImageRecipe: Sendable, Hashable, Codable {
+    /// How the image meets the box (imgproxy's `resizing_type`).
+    public enum ResizingType: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Inside the box, the aspect ratio kept.
+        case fit
+        /// Covers the box, the overflow cropped at `gravity`.
+        case fill
+        /// As fill, but never enlarged: when the image is smaller than the box, the result keeps
+        /// the box's aspect ratio at the largest size the image gives.
+        case fillDown = "fill-down"
+        /// Exactly the box, the aspect ratio changed.
+        case force
+        /// fill when the image and the box have the same orientation, fit otherwise.
+        case auto
+    }
+
+    /// How the image meets the box.
+    public var resizingType: ResizingType = .fit
+    /// The box's width in pixels before `dpr`; 0 follows from `height` and the aspect ratio (both
+    /// 0: the image's own size).
+    public var width = 0
+    /// The box's height; see `width`.
+    public var height = 0
+    /// Whether an image smaller than the box is made bigger.
+    public var enlarge = false
+    /// Multiplies the box (a device pixel ratio), above 0 and at most `Ranges.dpr`'s top.
+    public var dpr: Double = 1
+    /// What a fill keeps: the centre, an edge or a corner, or libvips' attention region (`sm`).
+    public var gravity: CropAnchor = .centre
+    /// Whether the result is padded to the whole box (`vips_gravity`).
+    public var extend = false
+    /// Where `extend` puts the image on the box.
+    public var extendGravity: Gravity = .centre
+    /// Whether the EXIF orientation is applied before anything else (`vips_autorot`).
+    public var autoRotate = true
+    /// A clockwise turn in degrees after the resize, a multiple of 90 (others wrap: -90 is 270).
+    public var rotation = 0
+    /// Mirror left to right (`vips_flip`, horizontal), after the turn.
+    public var flipHorizontally = false
+    /// Mirror top to bottom (`vips_flip`, vertical), after the turn.
+    public var flipVertically = false
+    /// A gaussian blur of this standard deviation in result pixels (`vips_gaussblur`); 0 is none.
+    public var blur: Double = 0
+    /// An unsharp mask of this standard deviation in result pixels (`vips_sharpen`); 0 is none.
+    public var sharpen: Double = 0
+    /// What alpha is flattened onto (`vips_flatten`), and the fill of `extend`; nil keeps alpha
+    /// (and `extend` fills with opaque black).
+    public var background: Colour?
+    /// Whether metadata (EXIF, XMP, IPTC) is left out of the output.
+    public var stripMetadata = true
+    /// Whether an embedded ICC profile is converted to sRGB and left out; false keeps the profile
+    /// and the source's colours as they are (`ThumbnailOptions.keepProfile`).
+    public var stripColourProfile = true
+    /// For animated GIF and WebP sources written as WebP or GIF: every frame, or a still of the first.
+    public var frames: FrameSelection = .all
+    /// The output format; nil chooses one per image (`encoding(accepting:)`).
+    public var format: ImageFormat?
+    /// The quality of every lossy format, 1–100; nil for each format's default (`defaultQuality(for:)`).
+    public var quality: Int?
+    /// Per-format qualities (imgproxy's `format_quality`), over `quality`.
+    public var formatQuality: [ImageFormat: Int] = [:]
+    /// What a chosen format is for images with alpha when nothing in `accepting` is preferred:
+    /// PNG by default (`vignette thumbnail --alpha-format`).
+    public var alphaFormat: ImageFormat = .png
+    /// Changes the result's key (caches, ETag) without changing the image.
+    public var cacheBuster: String?
+
+    /// A recipe that leaves the image as it is (upright, sRGB, metadata stripped).
+    public init() {}
+
+    /// A recipe fitting `width` × `height` by `resizingType`.
+    public init(width: Int, height: Int, resizingType: ResizingType = .fit) {
+        self.width = width
+        self.height = height
+        self.resizingType = resizingType
+    }
+}
+
+extension ImageRecipe {
+    /// An opaque colour, 0–255 a channel.
+    public struct Colour: Sendable, Hashable, Codable, CustomStringConvertible {
+        /// The channels, 0–255.
+        public var red: UInt8, green: UInt8, blue: UInt8
+
+        /// A colour from its channels.
+        public init(red: UInt8, green: UInt8, blue: UInt8) {
+            self.red = red
+            self.green = green
+            self.blue = blue
+        }
+
+        /// A colour written `RRGGBB` (hex, an optional leading `#`) or `R,G,B` (0–255 each);
+        /// nil for anything else.
+        public init?(parsing text: some StringProtocol) {
+            let text = Substring(text)
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+            if parts.count == 3 {
+                let values = parts.compactMap(Colour.channel)
+                guard values.count == 3 else { return nil }
+                self.init(red: values[0], green: values[1], blue: values[2])
+                return
+            }
+            let hex = text.hasPrefix("#") ? text.dropFirst() : text
+            let isHexDigit = { (byte: UInt8) in (48...57).contains(byte) || (65...70).contains(byte) || (97...102).contains(byte) }
+            guard hex.utf8.count == 6, hex.utf8.allSatisfy(isHexDigit), let value = UInt32(hex, radix: 16) else { return nil }
+            self.init(red: UInt8(value >> 16), green: UInt8((value >> 8) & 0xFF), blue: UInt8(value & 0xFF))
+        }
+
+        /// One channel written 0–255 in at most three digits.
+        static func channel(_ text: Substring) -> UInt8? {
+            guard (1...3).contains(text.utf8.count), text.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
+            return UInt8(text)
+        }
+
+        /// "R,G,B".
+        public var description: String { "\(red),\(green),\(blue)" }
+
+        /// The channels as libvips takes them.
+        var channels: (red: Double, green: Double, blue: Double) { (Double(red), Double(green), Double(blue)) }
+    }
+}
