@@ -140,7 +140,16 @@ struct ThumbnailCommand: ParsableCommand {
     /// result over the budget (an enlarged or padded box), is one line naming it.
     func plan(limits: DecodingLimits = .untrusted) throws(CommandFailure) -> (recipe: ImageRecipe, plan: RecipePlan) {
         let recipe = try recipe()
-        do { return (recipe, try recipe.plan(limits: limits)) } catch { throw CommandFailure(error.message) }
+        do { return (recipe, try recipe.plan(limits: limits)) } catch { throw CommandFailure(Self.naming(error.message)) }
+    }
+
+    /// The recipe's message with the value it names first written as the flag that sets it.
+    static func naming(_ message: String) -> String {
+        let flags = [("dpr", "--dpr"), ("extend", "--extend"), ("sharpen", "--sharpen"), ("blur", "--blur"), ("quality", "--quality")]
+        guard let (name, flag) = flags.first(where: { message.hasPrefix($0.0 + " ") || message.hasPrefix($0.0 + ":") }) else {
+            return message
+        }
+        return flag + message.dropFirst(name.count)
     }
 
     /// The `--shard` this process makes; nil for the whole batch. Its problems are thrown as they

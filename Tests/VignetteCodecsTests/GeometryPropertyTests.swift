@@ -38,9 +38,9 @@ struct GeometryPropertyTests {
         }
     }
 
-    /// The contract, written out again: inside fits the box, cover fills it and crops, fill
-    /// stretches, auto covers when the orientations agree and fits inside otherwise; no side below
-    /// 1; no upscaling unless asked.
+    /// The contract (imgproxy's), written out again: inside fits the box, cover fills it and crops,
+    /// fill stretches, auto covers when the orientations agree and fits inside otherwise; no side
+    /// below 1; no upscaling unless asked.
     static func expected(_ source: PixelSize, _ box: PixelSize, _ fit: ThumbnailOptions.Fit, upscale: Bool) -> (resized: PixelSize, output: PixelSize) {
         let w = Double(source.width), h = Double(source.height)
         let sx = Double(box.width) / w, sy = Double(box.height) / h
@@ -56,12 +56,15 @@ struct GeometryPropertyTests {
             let resized = PixelSize(width: side(w, s), height: side(h, s))
             return (resized, PixelSize(width: min(box.width, resized.width), height: min(box.height, resized.height)))
         case .fill:
-            let size = PixelSize(width: side(w, limit(sx)), height: side(h, limit(sy)))
+            // imgproxy's force: without upscaling, the factor that would enlarge most is brought
+            // to 1 and the other keeps its proportion to it.
+            let smallest = min(sx, sy)
+            let (fx, fy) = !upscale && smallest > 0 && max(sx, sy) > 1 ? (sx / max(sx, sy), sy / max(sx, sy)) : (sx, sy)
+            let size = PixelSize(width: side(w, fx), height: side(h, fy))
             return (size, size)
         case .auto:
-            // imgproxy's auto: cover when both are landscape or both portrait (a square goes with either).
-            let same = source.width == source.height || box.width == box.height
-                || (source.width > source.height) == (box.width > box.height)
+            // imgproxy's auto: cover when both are landscape (or square) or both portrait.
+            let same = (source.width >= source.height) == (box.width >= box.height)
             return expected(source, box, same ? .cover : .inside, upscale: upscale)
         }
     }

@@ -31,7 +31,7 @@ struct ImgproxyURLTests {
         #expect(signer.signature(of: plainPath[...]) == "mjx3vIE-d4GiEh9Hl97EItU5XqooszPbj-5HuYpK2eQ")
 
         let signed = reader(key: Self.key)
-        let (options, source) = try signed.parse("/90UxdwGRAI2bpLSHKkZculJau5ahfxfS0h3fMuQAf40" + base64Path)
+        let (options, source, _) = try signed.parse("/90UxdwGRAI2bpLSHKkZculJau5ahfxfS0h3fMuQAf40" + base64Path)
         #expect(source == "http://example.com/images/curiosity.jpg")
         #expect(options.resizingType == .fill && options.width == 300 && options.height == 400 && options.gravity == .attention)
         #expect(options.format == .png)

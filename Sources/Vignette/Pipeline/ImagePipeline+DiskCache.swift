@@ -16,7 +16,7 @@ extension ImagePipeline {
         else { return nil }
         let diskKey = DiskKeys.processed(request)
         let key = GraphKey(ImageKey(imageID: "\u{0}disk|" + diskKey, thumbnail: nil, processors: []), request)
-        let limits = configuration.decodingLimits
+        let limits = request.limits(within: configuration.decodingLimits)
         return try await subscribe(to: {
             self.node(in: \.diskImages, key: key, priority: request.priority) { [self] work in
                 guard let data = try await work.run(on: disk, { dataCache.data(for: diskKey) }) else { return nil }
@@ -37,7 +37,7 @@ extension ImagePipeline {
         let key = DiskKeys.processed(request)
         guard graph.withLock({ $0.storing.insert(key).inserted }) else { return }
         let encode = configuration.processedImageEncoding
-        let limits = configuration.decodingLimits
+        let limits = request.limits(within: configuration.decodingLimits)
         let image = container.image
         let logger = logger
         let metrics = metrics

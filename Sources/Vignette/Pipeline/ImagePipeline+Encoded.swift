@@ -82,7 +82,7 @@ extension ImagePipeline {
                     return EncodeResult(image: found, cacheType: .shared)
                 }
             }
-            let limits = configuration.decodingLimits
+            let limits = request.limits(within: configuration.decodingLimits)
             let encoded: EncodedImage
             if let cached = cachedImage(for: request), !cached.isPreview {
                 encoded = try await work.run(on: self.encoding) { [metrics] () throws -> EncodedImage in
@@ -94,7 +94,7 @@ extension ImagePipeline {
                 // (the thumbnail is never held in memory in between), on a decoding thread.
                 let data = try await work.value(of: loadWork(for: request))
                 encoded = try await work.run(on: decoding) { [self] cancellation in
-                    try encodedThumbnail(data, thumbnail: thumbnail, as: encoding, cancellation: cancellation)
+                    try encodedThumbnail(data, thumbnail: thumbnail, as: encoding, limits: limits, cancellation: cancellation)
                 }
             } else {
                 let container = try await work.value(of: imageWork(for: request, processorCount: request.processors.count))
@@ -134,11 +134,11 @@ extension ImagePipeline {
     /// when `cancellation` is cancelled. Bad encoding options are `encodingFailed`; everything else
     /// that goes wrong is the decode's (the saver is what pulls the pixels).
     func encodedThumbnail(
-        _ data: Data, thumbnail: ThumbnailOptions, as encoding: OutputEncoding, cancellation: ImagingCancellation
+        _ data: Data, thumbnail: ThumbnailOptions, as encoding: OutputEncoding, limits: DecodingLimits, cancellation: ImagingCancellation
     ) throws -> EncodedImage {
         metrics.decodes.increment()
         metrics.encodes.increment()
-        let thumbnailer = Thumbnailer(options: thumbnail, limits: configuration.decodingLimits)
+        let thumbnailer = Thumbnailer(options: thumbnail, limits: limits)
         do throws(ImagingError) {
             var chosen: EncodingFormat?
             let (bytes, made) = try thumbnailer.encodedThumbnail(data, cancellation: cancellation) { image in

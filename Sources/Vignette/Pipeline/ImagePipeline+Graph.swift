@@ -97,7 +97,7 @@ extension ImagePipeline {
                 }, onPreview: onPreview)
                 previews?.dataComplete()
                 let thumbnail = request.thumbnail
-                let limits = configuration.decodingLimits
+                let limits = request.limits(within: configuration.decodingLimits)
                 return try await work.run(on: decoding) { [self] cancellation in
                     metrics.decodes.increment()
                     do {

@@ -183,7 +183,8 @@ public enum ImageProcessors {
         public func process(_ image: Image) throws(ImagingError) -> Image { try image.flattened(red: red, green: green, blue: blue) }
     }
 
-    /// Pads (or crops) to a canvas at a gravity, filled with a colour (`vips_gravity`).
+    /// Pads (or crops) to a canvas at a gravity, filled with a colour (`vips_gravity`); a side of
+    /// 0 is the image's own.
     public struct Extend: ImageProcessing, Hashable {
         /// The canvas in pixels.
         public var width: Int, height: Int
@@ -202,9 +203,12 @@ public enum ImageProcessors {
         }
         /// "extend(WxH,gravity,r,g,b)", for disk-cache keys.
         public var identifier: String { "extend(\(width)x\(height),\(gravity.rawValue),\(red),\(green),\(blue))" }
-        /// The image on the canvas (`Image.extended(toWidth:height:gravity:background:)`).
+        /// The image on the canvas (`Image.extended(toWidth:height:gravity:background:)`); a side
+        /// of 0 keeps the image's.
         public func process(_ image: Image) throws(ImagingError) -> Image {
-            try image.extended(toWidth: width, height: height, gravity: gravity, background: (red, green, blue))
+            try image.extended(
+                toWidth: width == 0 ? image.width : width, height: height == 0 ? image.height : height,
+                gravity: gravity, background: (red, green, blue))
         }
     }
 

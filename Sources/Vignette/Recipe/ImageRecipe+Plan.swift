@@ -31,7 +31,18 @@ extension ImageRecipe {
     /// the anchor asked for), then turned and mirrored, which is cheaper on the small image.
     public func plan(limits: DecodingLimits = .untrusted) throws(ImagingError) -> RecipePlan {
         try validate(limits: limits)
-        let box = self.box
+        var box = self.box
+        if let side = self.limits.maxResultSide {
+            // The whole result, padding and all, within the side: the box shrinks in proportion,
+            // and a side left to the aspect ratio is bounded by it.
+            let padding = PixelSize(width: scaled(self.padding.left) + scaled(self.padding.right),
+                                    height: scaled(self.padding.top) + scaled(self.padding.bottom))
+            let room = PixelSize(width: max(1, side - padding.width), height: max(1, side - padding.height))
+            let longest = max(Double(box.width) / Double(room.width), Double(box.height) / Double(room.height))
+            if longest > 1 { box = PixelSize(width: Int(Double(box.width) / longest), height: Int(Double(box.height) / longest)) }
+            if box.width == 0 { box.width = room.width }
+            if box.height == 0 { box.height = room.height }
+        }
         var fit: ThumbnailOptions.Fit
         switch resizingType {
         case .fit: fit = .inside
@@ -46,12 +57,24 @@ extension ImageRecipe {
             if width == 0 { width = ThumbnailOptions.maximumSide }
             if height == 0 { height = ThumbnailOptions.maximumSide }
         }
-        var thumbnail = turned(ThumbnailOptions(
-            width: width, height: height, fit: fit, crop: gravity, allowUpscaling: enlarge, autoOrient: autoRotate))
+        var options = ThumbnailOptions(width: width, height: height, fit: fit, crop: gravity, allowUpscaling: enlarge, autoOrient: autoRotate)
+        options.zoomX = zoomX
+        options.zoomY = zoomY
+        options.minWidth = scaled(minWidth)
+        options.minHeight = scaled(minHeight)
+        options.keepsBoxAspect = resizingType == .fillDown
+        options.cropPosition = gravityPosition.map { position in
+            // Offsets in pixels follow dpr; fractions and focus points do not need to.
+            guard !position.isFocusPoint else { return position }
+            func pixels(_ offset: Double) -> Double { abs(offset) >= 1 ? offset * dpr : offset }
+            return CropPosition(x: pixels(position.x), y: pixels(position.y))
+        }
+        var thumbnail = turned(options)
         thumbnail.blurSigma = blur
         thumbnail.keepProfile = !stripColourProfile
         thumbnail.frames = frames
-        return RecipePlan(thumbnail: thumbnail, processors: processors(extendingTo: box), box: box, extends: extend, turnsBox: turnsBox)
+        let canvas = PixelSize(width: Self.scaled(box.width, zoomX), height: Self.scaled(box.height, zoomY))
+        return RecipePlan(thumbnail: thumbnail, processors: processors(extendingTo: canvas), box: canvas, extends: extend, turnsBox: turnsBox)
     }
 
     /// The pipeline request for `source`: the plan's thumbnail and processors, and the cache
@@ -63,6 +86,12 @@ extension ImageRecipe {
         let plan = try plan(limits: limits)
         var request = ImageRequest(source: source, imageID: imageID, processors: plan.processors, thumbnail: plan.thumbnail)
         if let cacheBuster { request.imageID = request.effectiveImageID + "#cachebuster=" + cacheBuster }
+        if !self.limits.isEmpty {
+            // Lower limits may refuse what others' work made: their own id keeps them apart.
+            request.decodingLimits = self.limits.lowering(limits)
+            let own = [self.limits.maxSourcePixels, self.limits.maxSourceBytes, self.limits.maxFrames, self.limits.maxFramePixels]
+            request.imageID = request.effectiveImageID + "#limits=" + own.map { $0.map(String.init) ?? "-" }.joined(separator: ",")
+        }
         return request
     }
 
@@ -94,23 +123,55 @@ extension ImageRecipe {
             if flipVertically { y = 2 - y }
             for _ in 0..<quarterTurns { (x, y) = (y, 2 - x) }  // one clockwise turn undone
             turned.crop = Self.anchor(x: x, y: y)
+            turned.cropPosition = options.cropPosition.map { turnedBack($0, anchoredAt: position) }
         }
         return turned
     }
 
-    /// The processors after the thumbnail, in order: rotate, flip, flop, sharpen, flatten onto
-    /// `background`, and with `extend` a padding to `box` (when both its sides are known).
+    /// `position` moved back through the mirrors and the turn as `turned(_:)` moves its anchor at
+    /// `anchor`: a focus point is a point of the image; offsets are taken as displacements (inward
+    /// from an anchored edge, forward from the middle), turned, then read against the new anchor.
+    func turnedBack(_ position: CropPosition, anchoredAt anchor: (x: Int, y: Int)) -> CropPosition {
+        if position.isFocusPoint {
+            var (x, y) = (position.x, position.y)
+            if flipHorizontally { x = 1 - x }
+            if flipVertically { y = 1 - y }
+            for _ in 0..<quarterTurns { (x, y) = (y, 1 - x) }
+            return CropPosition(x: x, y: y, isFocusPoint: true)
+        }
+        // Displacement towards +x (right) and +y (down) in the result.
+        var (ax, ay) = anchor
+        var dx = ax == 2 ? -position.x : position.x, dy = ay == 2 ? -position.y : position.y
+        if flipHorizontally { (ax, dx) = (2 - ax, -dx) }
+        if flipVertically { (ay, dy) = (2 - ay, -dy) }
+        for _ in 0..<quarterTurns { (ax, ay, dx, dy) = (ay, 2 - ax, dy, -dx) }
+        return CropPosition(x: ax == 2 ? -dx : dx, y: ay == 2 ? -dy : dy)
+    }
+
+    /// The processors after the thumbnail, in imgproxy's order: rotate, flip, flop, sharpen,
+    /// pixelate, flatten onto `background`, `extend` to `box` (a side of 0 keeps the image's),
+    /// `extendAspectRatio` to the box's aspect ratio, and the padding.
     func processors(extendingTo box: PixelSize) -> [any ImageProcessing] {
         var processors: [any ImageProcessing] = []
         if quarterTurns != 0 { processors.append(ImageProcessors.Rotate(degrees: quarterTurns * 90)) }
         if flipVertically { processors.append(ImageProcessors.Flip(horizontally: false)) }
         if flipHorizontally { processors.append(ImageProcessors.Flip(horizontally: true)) }
         if sharpen > 0 { processors.append(ImageProcessors.Sharpen(sigma: sharpen)) }
+        if pixelate > 1 { processors.append(ImageProcessors.Pixelate(size: pixelate)) }
         let fill: (red: Double, green: Double, blue: Double) = background?.channels ?? (0, 0, 0)
         if background != nil { processors.append(ImageProcessors.Flatten(red: fill.red, green: fill.green, blue: fill.blue)) }
-        if extend, box.width > 0, box.height > 0 {
+        if extend, box.width > 0 || box.height > 0 {
             processors.append(ImageProcessors.Extend(
                 width: box.width, height: box.height, gravity: extendGravity, red: fill.red, green: fill.green, blue: fill.blue))
+        }
+        if extendAspectRatio, box.width > 0, box.height > 0 {
+            processors.append(ImageProcessors.ExtendAspectRatio(
+                width: box.width, height: box.height, gravity: extendAspectRatioGravity, red: fill.red, green: fill.green, blue: fill.blue))
+        }
+        if !padding.isEmpty {
+            processors.append(ImageProcessors.Padding(
+                top: scaled(padding.top), right: scaled(padding.right), bottom: scaled(padding.bottom), left: scaled(padding.left),
+                red: fill.red, green: fill.green, blue: fill.blue))
         }
         return processors
     }

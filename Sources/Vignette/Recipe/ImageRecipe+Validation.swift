@@ -12,6 +12,18 @@ extension ImageRecipe {
         public static let sharpen = 0.0...100.0
         /// Output quality.
         public static let quality = 1...100
+        /// The zoom across or down; it must also be above 0.
+        public static let zoom = 0.0...100.0
+        /// Each side's padding, before `dpr`.
+        public static let padding = 0...ThumbnailOptions.maximumSide
+        /// The pixelate block size.
+        public static let pixelate = 0...10_000
+        /// The most bytes a result may be asked to fit (0: no limit).
+        public static let maxBytes = 0...(1 << 30)
+        /// A focus point's coordinates.
+        public static let focusPoint = 0.0...1.0
+        /// A gravity offset: pixels, or a fraction of the side between -1 and 1.
+        public static let offset = -100_000.0...100_000.0
     }
 
     /// Throws `.invalidArgument` naming the first value out of `Ranges` (or a rotation that is not
@@ -28,6 +40,24 @@ extension ImageRecipe {
         }
         try Self.check(blur, in: Ranges.blur, "blur sigma")
         try Self.check(sharpen, in: Ranges.sharpen, "sharpen sigma")
+        for (zoom, name) in [(zoomX, "zoom"), (zoomY, "zoom")] {
+            guard zoom.isFinite, zoom > 0, Ranges.zoom.contains(zoom) else {
+                throw ImagingError(.invalidArgument, "\(name) must be above 0 and at most \(Ranges.zoom.upperBound), got \(zoom)")
+            }
+        }
+        try Self.check(minWidth, in: Ranges.side, "min-width")
+        try Self.check(minHeight, in: Ranges.side, "min-height")
+        for side in [padding.top, padding.right, padding.bottom, padding.left] { try Self.check(side, in: Ranges.padding, "padding") }
+        try Self.check(pixelate, in: Ranges.pixelate, "pixelate")
+        try Self.check(maxBytes, in: Ranges.maxBytes, "max bytes")
+        if let position = gravityPosition {
+            let range = position.isFocusPoint ? Ranges.focusPoint : Ranges.offset
+            try Self.check(position.x, in: range, position.isFocusPoint ? "focus point x" : "gravity x offset")
+            try Self.check(position.y, in: range, position.isFocusPoint ? "focus point y" : "gravity y offset")
+        }
+        for value in [self.limits.maxSourcePixels, self.limits.maxSourceBytes, self.limits.maxFrames, self.limits.maxFramePixels, self.limits.maxResultSide] {
+            if let value, value < 1 { throw ImagingError(.invalidArgument, "a limit must be at least 1, got \(value)") }
+        }
         if let quality { try Self.check(quality, in: Ranges.quality, "quality") }
         for (format, quality) in formatQuality.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             try Self.check(quality, in: Ranges.quality, "\(format.rawValue) quality")
@@ -36,9 +66,35 @@ extension ImageRecipe {
         guard box.width <= ThumbnailOptions.maximumSide, box.height <= ThumbnailOptions.maximumSide else {
             throw ImagingError(.invalidArgument, "dpr \(dpr) makes the box \(box), over \(ThumbnailOptions.maximumSide) pixels a side")
         }
-        if enlarge || extend, box.width.multipliedReportingOverflow(by: box.height).partialValue > limits.maxPixels {
-            throw ImagingError(.limitExceeded, "the result would be \(box), over the limit of \(limits.maxPixels) pixels")
+        // A result that can be bigger than its source (enlarged, zoomed, extended, padded) is
+        // checked from the box before any pixel is made; the thumbnail itself is checked again
+        // from the source's header.
+        let grows = enlarge || extend || extendAspectRatio || zoomX > 1 || zoomY > 1 || minWidth > 0 || minHeight > 0
+        if grows || !padding.isEmpty {
+            let result = self.largestResult
+            let (area, overflow) = result.width.multipliedReportingOverflow(by: result.height)
+            if overflow || area > self.limits.lowering(limits).maxPixels {
+                let cause = [(extend, "extend"), (extendAspectRatio, "extend aspect ratio"), (enlarge, "enlarge"),
+                             (zoomX > 1 || zoomY > 1, "zoom"), (minWidth > 0 || minHeight > 0, "min size"), (!padding.isEmpty, "padding")]
+                    .first { $0.0 }?.1 ?? "the box"
+                throw ImagingError(
+                    .limitExceeded, "\(cause): the result would be \(result), over the limit of \(self.limits.lowering(limits).maxPixels) pixels")
+            }
         }
+    }
+
+    /// The largest result the box allows: the box times the zoom (at least the minimum sides),
+    /// with the padding around it; a side left to the aspect ratio counts as 1 here.
+    var largestResult: PixelSize {
+        let box = self.box
+        let width = max(ImageRecipe.scaled(max(1, box.width), zoomX), scaled(minWidth)) + scaled(padding.left) + scaled(padding.right)
+        let height = max(ImageRecipe.scaled(max(1, box.height), zoomY), scaled(minHeight)) + scaled(padding.top) + scaled(padding.bottom)
+        return PixelSize(width: width, height: height)
+    }
+
+    static func scaled(_ side: Int, _ factor: Double) -> Int {
+        let product = (Double(side) * factor).rounded()
+        return product >= 1e15 ? Int(1e15) : Int(product)
     }
 
     static func check<T: Comparable>(_ value: T, in range: ClosedRange<T>, _ name: String) throws(ImagingError) {

@@ -42,10 +42,28 @@ public struct ImageRecipe: Sendable, Hashable, Codable {
     public var dpr: Double = 1
     /// What a fill keeps: the centre, an edge or a corner, or libvips' attention region (`sm`).
     public var gravity: CropAnchor = .centre
-    /// Whether the result is padded to the whole box (`vips_gravity`).
+    /// Offsets from `gravity`'s anchor, or a focus point (imgproxy's `g:nowe:10:10`, `g:fp:0.5:0.3`).
+    public var gravityPosition: CropPosition?
+    /// Multiplies the scale the fit gives, across and down (imgproxy's `zoom`), above 0.
+    public var zoomX: Double = 1
+    /// See `zoomX`.
+    public var zoomY: Double = 1
+    /// The result is at least this wide, in pixels before `dpr` (the box then crops it); 0 is none.
+    public var minWidth = 0
+    /// The result is at least this tall; see `minWidth`.
+    public var minHeight = 0
+    /// Whether the result is padded to the whole box (`vips_gravity`); a side of the box left to the
+    /// aspect ratio keeps the image's.
     public var extend = false
     /// Where `extend` puts the image on the box.
     public var extendGravity: Gravity = .centre
+    /// Whether the result is padded to the box's aspect ratio (imgproxy's `extend_aspect_ratio`).
+    public var extendAspectRatio = false
+    /// Where `extendAspectRatio` puts the image.
+    public var extendAspectRatioGravity: Gravity = .centre
+    /// Pixels added around the result, before `dpr`, filled with `background` (or transparent,
+    /// or black without alpha).
+    public var padding = Padding()
     /// Whether the EXIF orientation is applied before anything else (`vips_autorot`).
     public var autoRotate = true
     /// A clockwise turn in degrees after the resize, a multiple of 90 (others wrap: -90 is 270).
@@ -58,6 +76,8 @@ public struct ImageRecipe: Sendable, Hashable, Codable {
     public var blur: Double = 0
     /// An unsharp mask of this standard deviation in result pixels (`vips_sharpen`); 0 is none.
     public var sharpen: Double = 0
+    /// Blocks of this many result pixels a side (imgproxy's `pixelate`); 0 and 1 are none.
+    public var pixelate = 0
     /// What alpha is flattened onto (`vips_flatten`), and the fill of `extend`; nil keeps alpha
     /// (and `extend` fills with opaque black).
     public var background: Colour?
@@ -77,6 +97,11 @@ public struct ImageRecipe: Sendable, Hashable, Codable {
     /// What a chosen format is for images with alpha when nothing in `accepting` is preferred:
     /// PNG by default (`vignette thumbnail --alpha-format`).
     public var alphaFormat: ImageFormat = .png
+    /// The most bytes the result may have: the quality is lowered (by bisection) until it fits,
+    /// or the smallest result is given; 0 is no limit. Applies to JPEG, WebP, AVIF and HEIC.
+    public var maxBytes = 0
+    /// Limits for this result that may only lower the configured ones.
+    public var limits = Limits()
     /// Changes the result's key (caches, ETag) without changing the image.
     public var cacheBuster: String?
 
@@ -132,5 +157,61 @@ extension ImageRecipe {
 
         /// The channels as libvips takes them.
         var channels: (red: Double, green: Double, blue: Double) { (Double(red), Double(green), Double(blue)) }
+    }
+}
+
+extension ImageRecipe {
+    /// Pixels added around the result, CSS order.
+    public struct Padding: Sendable, Hashable, Codable {
+        /// Each side in pixels before `dpr`.
+        public var top = 0, right = 0, bottom = 0, left = 0
+
+        /// No padding.
+        public init() {}
+
+        /// The sides given (CSS order).
+        public init(top: Int, right: Int, bottom: Int, left: Int) {
+            self.top = top
+            self.right = right
+            self.bottom = bottom
+            self.left = left
+        }
+
+        /// Whether any side is padded.
+        public var isEmpty: Bool { top == 0 && right == 0 && bottom == 0 && left == 0 }
+    }
+
+    /// Limits one result may ask for (imgproxy's `max_src_resolution`, `max_src_file_size`,
+    /// `max_animation_frames`, `max_animation_frame_resolution`, `max_result_dimension`). Each only
+    /// lowers what the pipeline is configured with (`lowering(_:)`); nil keeps it.
+    public struct Limits: Sendable, Hashable, Codable {
+        /// The most source pixels (imgproxy gives megapixels).
+        public var maxSourcePixels: Int?
+        /// The most source bytes.
+        public var maxSourceBytes: Int?
+        /// The most animation frames.
+        public var maxFrames: Int?
+        /// The most pixels of one animation frame (checked as the source's pixels, which for an
+        /// animation are one frame's).
+        public var maxFramePixels: Int?
+        /// The longest side of the result.
+        public var maxResultSide: Int?
+
+        /// No limit of its own.
+        public init() {}
+
+        /// Whether no limit is set.
+        public var isEmpty: Bool { self == Limits() }
+
+        /// `configured` with every limit set here that is lower put in its place.
+        public func lowering(_ configured: DecodingLimits) -> DecodingLimits {
+            var limits = configured
+            if let maxSourcePixels { limits.maxSourcePixels = min(limits.maxSourcePixels, maxSourcePixels) }
+            if let maxSourceBytes { limits.maxInputBytes = min(limits.maxInputBytes, maxSourceBytes) }
+            if let maxFrames { limits.maxFrames = min(limits.maxFrames, maxFrames) }
+            // A frame's pixels are what the header of an animation gives: its source pixels.
+            if let maxFramePixels { limits.maxSourcePixels = min(limits.maxSourcePixels, maxFramePixels) }
+            return limits
+        }
     }
 }

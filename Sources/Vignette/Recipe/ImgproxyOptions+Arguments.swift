@@ -29,6 +29,25 @@ extension ImgproxyOptions {
             return value
         }
 
+        /// A number above 0 within `range`.
+        func positive(_ index: Int, in range: ClosedRange<Double>) throws(ImagingError) -> Double {
+            let value = try number(index, in: range)
+            guard value > 0 else { throw invalid("\(option): must be above 0") }
+            return value
+        }
+
+        /// Megapixels (a number above 0) as pixels.
+        func megapixels(_ index: Int) throws(ImagingError) -> Int {
+            Int(try positive(index, in: 0...100_000) * 1_000_000)
+        }
+
+        /// A gravity a padding may use: the compass points and the centre (offsets are not used).
+        func canvasGravity(_ index: Int) throws(ImagingError) -> Gravity {
+            let gravity = try gravity(index)
+            guard gravity != .smart else { throw invalid("\(option): sm is not a position") }
+            return gravity.canvas
+        }
+
         /// imgproxy's booleans: 1, t, true / 0, f, false.
         func flag(_ index: Int) throws(ImagingError) -> Bool {
             switch values[index] {

@@ -13,16 +13,20 @@ public struct ImgproxyOptions: Sendable {
         self.presets = presets
     }
 
-    /// The recipe `text` (options separated by `/`) makes from `base`.
+    /// The recipe `text` (options separated by `/`) makes from `base`; options about the
+    /// response (`Delivery`) are read and left out.
     public func recipe(_ text: some StringProtocol, base: ImageRecipe = ImageRecipe()) throws(ImagingError) -> ImageRecipe {
         var recipe = base
-        for segment in text.split(separator: "/") { try apply(Substring(segment), to: &recipe) }
+        var delivery = Delivery()
+        for segment in text.split(separator: "/") { try apply(Substring(segment), to: &recipe, delivery: &delivery) }
         return recipe
     }
 
-    /// Applies `segment` (one `name:args` option) to `recipe`. `depth` guards against presets
-    /// that name each other.
-    public func apply(_ segment: Substring, to recipe: inout ImageRecipe, depth: Int = 0) throws(ImagingError) {
+    /// Applies `segment` (one `name:args` option) to `recipe`, or to `delivery` for the options
+    /// about the response. `depth` guards against presets that name each other.
+    public func apply(
+        _ segment: Substring, to recipe: inout ImageRecipe, delivery: inout Delivery, depth: Int = 0
+    ) throws(ImagingError) {
         let parts = segment.split(separator: ":", omittingEmptySubsequences: false)
         guard let name = parts.first, !name.isEmpty else { throw Self.invalid("an empty option") }
         let arguments = Arguments(option: String(name), values: Array(parts.dropFirst()))
@@ -47,12 +51,70 @@ public struct ImgproxyOptions: Sendable {
             try arguments.count(1...1)
             recipe.enlarge = try arguments.flag(0)
         case "extend", "ex":
-            try arguments.count(1...2)
-            recipe.extend = try arguments.flag(0)
-            if arguments.has(1) { recipe.extendGravity = try arguments.gravity(1).canvas }
+            try arguments.count(1...4)
+            if arguments.has(0) { recipe.extend = try arguments.flag(0) }
+            if arguments.has(1) { recipe.extendGravity = try arguments.canvasGravity(1) }
+        case "extend_aspect_ratio", "extend_ar", "exar":
+            try arguments.count(1...4)
+            if arguments.has(0) { recipe.extendAspectRatio = try arguments.flag(0) }
+            if arguments.has(1) { recipe.extendAspectRatioGravity = try arguments.canvasGravity(1) }
         case "gravity", "g":
+            try arguments.count(1...3)
+            try Self.applyGravity(arguments, to: &recipe)
+        case "min-width", "min_width", "mw":
             try arguments.count(1...1)
-            recipe.gravity = try arguments.gravity(0).anchor
+            recipe.minWidth = try arguments.integer(0, in: ImageRecipe.Ranges.side)
+        case "min-height", "min_height", "mh":
+            try arguments.count(1...1)
+            recipe.minHeight = try arguments.integer(0, in: ImageRecipe.Ranges.side)
+        case "zoom", "z":
+            try arguments.count(1...2)
+            recipe.zoomX = try arguments.positive(0, in: ImageRecipe.Ranges.zoom)
+            recipe.zoomY = arguments.values.count > 1 ? try arguments.positive(1, in: ImageRecipe.Ranges.zoom) : recipe.zoomX
+        case "padding", "pd":
+            try arguments.count(1...4)
+            try Self.applyPadding(arguments, to: &recipe)
+        case "auto_rotate", "ar":
+            try arguments.count(1...1)
+            recipe.autoRotate = try arguments.flag(0)
+        case "flip", "fl":
+            try arguments.count(1...2)
+            if arguments.has(0) { recipe.flipHorizontally = try arguments.flag(0) }
+            if arguments.has(1) { recipe.flipVertically = try arguments.flag(1) }
+        case "pixelate", "pix":
+            try arguments.count(1...1)
+            recipe.pixelate = try arguments.integer(0, in: ImageRecipe.Ranges.pixelate)
+        case "format_quality", "fq":
+            guard arguments.values.count % 2 == 0, !arguments.values.isEmpty else { throw Self.invalid("\(arguments.option): give format:quality pairs") }
+            for index in stride(from: 0, to: arguments.values.count, by: 2) {
+                let format = try Self.format(arguments.values[index])
+                let quality = try arguments.integer(index + 1, in: 0...100)
+                recipe.formatQuality[format] = quality == 0 ? nil : quality
+            }
+        case "max_bytes", "mb":
+            try arguments.count(1...1)
+            recipe.maxBytes = try arguments.integer(0, in: ImageRecipe.Ranges.maxBytes)
+        case "keep_copyright", "kcr", "preserve_hdr", "ph", "enforce_thumbnail", "eth":
+            // Accepted and ignored (docs/imgproxy.md says why): still checked as booleans.
+            try arguments.count(1...1)
+            _ = try arguments.flag(0)
+        case "max_src_resolution", "msr":
+            try arguments.count(1...1)
+            recipe.limits.maxSourcePixels = try arguments.megapixels(0)
+        case "max_src_file_size", "msfs":
+            try arguments.count(1...1)
+            recipe.limits.maxSourceBytes = try arguments.integer(0, in: 1...Int(Int32.max))
+        case "max_animation_frames", "maf":
+            try arguments.count(1...1)
+            recipe.limits.maxFrames = try arguments.integer(0, in: 1...1_000_000)
+        case "max_animation_frame_resolution", "mafr":
+            try arguments.count(1...1)
+            recipe.limits.maxFramePixels = try arguments.megapixels(0)
+        case "max_result_dimension", "mrd":
+            try arguments.count(1...1)
+            recipe.limits.maxResultSide = try arguments.integer(0, in: 1...ThumbnailOptions.maximumSide)
+        case "expires", "exp", "filename", "fn", "return_attachment", "att", "raw", "skip_processing", "skp":
+            try delivery.apply(arguments)
         case "quality", "q":
             try arguments.count(1...1)
             let quality = try arguments.integer(0, in: 0...100)
@@ -89,17 +151,19 @@ public struct ImgproxyOptions: Sendable {
             recipe.cacheBuster = String(arguments.values[0])
         case "preset", "pr":
             guard !arguments.values.isEmpty else { throw Self.invalid("\(arguments.option): name a preset") }
-            for name in arguments.values { try applyPreset(String(name), to: &recipe, depth: depth) }
+            for name in arguments.values { try applyPreset(String(name), to: &recipe, delivery: &delivery, depth: depth) }
         default:
             throw Self.invalid("unknown option \(Self.shown(arguments.option))")
         }
     }
 
     /// Applies the preset `name` (its options string, `/`-separated).
-    public func applyPreset(_ name: String, to recipe: inout ImageRecipe, depth: Int = 0) throws(ImagingError) {
+    public func applyPreset(
+        _ name: String, to recipe: inout ImageRecipe, delivery: inout Delivery, depth: Int = 0
+    ) throws(ImagingError) {
         guard let text = presets[name] else { throw Self.invalid("unknown preset \(Self.shown(name))") }
         guard depth < 8 else { throw Self.invalid("presets nest too deeply") }
-        for segment in text.split(separator: "/") { try apply(segment, to: &recipe, depth: depth + 1) }
+        for segment in text.split(separator: "/") { try apply(segment, to: &recipe, delivery: &delivery, depth: depth + 1) }
     }
 
     /// The format a `format` option or a URL's extension names; `.unsupportedFormat` for one
@@ -114,6 +178,33 @@ public struct ImgproxyOptions: Sendable {
         case "gif": return .gif
         default: throw ImagingError(.unsupportedFormat, "Vignette cannot write \(shown(String(text)))")
         }
+    }
+
+    /// `g:TYPE[:X:Y]`, `g:fp:X:Y` or `g:sm`.
+    private static func applyGravity(_ arguments: Arguments, to recipe: inout ImageRecipe) throws(ImagingError) {
+        if arguments.values[0] == "fp" {
+            guard arguments.values.count == 3 else { throw invalid("\(arguments.option): fp takes x and y") }
+            recipe.gravity = .centre
+            recipe.gravityPosition = CropPosition(
+                x: try arguments.number(1, in: ImageRecipe.Ranges.focusPoint), y: try arguments.number(2, in: ImageRecipe.Ranges.focusPoint),
+                isFocusPoint: true)
+            return
+        }
+        recipe.gravity = try arguments.gravity(0).anchor
+        let x = arguments.has(1) ? try arguments.number(1, in: ImageRecipe.Ranges.offset) : 0
+        let y = arguments.has(2) ? try arguments.number(2, in: ImageRecipe.Ranges.offset) : 0
+        recipe.gravityPosition = x == 0 && y == 0 ? nil : CropPosition(x: x, y: y)
+    }
+
+    /// CSS order: a missing right is the top, a missing bottom the top, a missing left the right.
+    private static func applyPadding(_ arguments: Arguments, to recipe: inout ImageRecipe) throws(ImagingError) {
+        var sides: [Int?] = []
+        for index in 0..<4 {
+            sides.append(arguments.has(index) ? try arguments.integer(index, in: ImageRecipe.Ranges.padding) : nil)
+        }
+        guard sides.contains(where: { $0 != nil }) else { throw invalid("\(arguments.option): give at least one side") }
+        let top = sides[0] ?? 0, right = sides[1] ?? top, bottom = sides[2] ?? top, left = sides[3] ?? right
+        recipe.padding = ImageRecipe.Padding(top: top, right: right, bottom: bottom, left: left)
     }
 
     private static func applyResizingType(_ arguments: Arguments, _ index: Int, to recipe: inout ImageRecipe) throws(ImagingError) {

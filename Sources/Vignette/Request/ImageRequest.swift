@@ -21,6 +21,7 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         var options: Options
         var userInfo: [String: any Sendable]
         var imageID: String?
+        var decodingLimits: DecodingLimits?
 
         init(source: Source, sourceID: String? = nil) {
             self.source = source
@@ -41,6 +42,7 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
             copy.options = options
             copy.userInfo = userInfo
             copy.imageID = imageID
+            copy.decodingLimits = decodingLimits
             return copy
         }
     }
@@ -114,6 +116,26 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     public var imageID: String? {
         get { storage.imageID }
         set { mutate { $0.imageID = newValue } }
+    }
+    /// Limits of this request's own: each may only lower the pipeline's
+    /// (`Configuration.decodingLimits`), see `limits(within:)`. Requests with other limits must
+    /// have other image ids (`ImageRecipe.request(for:imageID:limits:)` sees to it), since
+    /// caches and shared work are keyed by the image id, not by the limits.
+    public var decodingLimits: DecodingLimits? {
+        get { storage.decodingLimits }
+        set { mutate { $0.decodingLimits = newValue } }
+    }
+
+    /// `configured`, lowered by `decodingLimits` where those are lower.
+    public func limits(within configured: DecodingLimits) -> DecodingLimits {
+        guard let own = storage.decodingLimits else { return configured }
+        var limits = configured
+        limits.maxPixels = min(limits.maxPixels, own.maxPixels)
+        limits.maxSourcePixels = min(limits.maxSourcePixels, own.maxSourcePixels)
+        limits.maxMemoryBytes = min(limits.maxMemoryBytes, own.maxMemoryBytes)
+        limits.maxInputBytes = min(limits.maxInputBytes, own.maxInputBytes)
+        limits.maxFrames = min(limits.maxFrames, own.maxFrames)
+        return limits
     }
 
     /// Whether the result is more than the decoded original: processors or a thumbnail. What the

@@ -90,9 +90,7 @@ extension Thumbnailer {
         if orientation != 1 {
             image = try image.apply("vips_copy") { vgn_copy_with_orientation($0, $1, Int32(orientation)) }.autoOriented()
         }
-        if geometry.fit == .cover {
-            image = try image.cropped(toWidth: geometry.output.width, height: geometry.output.height, anchor: options.crop)
-        }
+        image = try image.croppedToResult(geometry, options: options)
         return try image.blurred(sigma: options.blurSigma)
     }
 }

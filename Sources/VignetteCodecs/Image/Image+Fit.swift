@@ -8,10 +8,7 @@ extension Image {
         try options.validate()
         let geometry = ThumbnailGeometry(source: PixelSize(width: width, height: height), options: options)
         var image = try resized(toWidth: geometry.resized.width, height: geometry.resized.height, kernel: options.kernel)
-        if geometry.fit == .cover {
-            if options.crop == .attention { image = try image.materialized() }
-            image = try image.cropped(toWidth: geometry.output.width, height: geometry.output.height, anchor: options.crop)
-        }
+        image = try image.croppedToResult(geometry, options: options)
         return options.keepProfile || iccProfile == nil ? image : try image.convertedToSRGB()
     }
 }

@@ -48,11 +48,12 @@ extension Image {
     }
 
     /// Placed on a `width` × `height` canvas at `gravity`, the rest filled with `background`
-    /// (red, green, blue 0–255; alpha 255 when the image has alpha) — `vips_gravity`. A canvas
+    /// (red, green, blue 0–255; alpha 255 when the image has alpha, 0 when `transparent`) — `vips_gravity`. A canvas
     /// smaller than the image crops it at the same gravity. Sides must be 1–100000. A grey image
     /// on a colour that is not grey becomes sRGB, so the padding has the colour asked for.
     public func extended(
-        toWidth width: Int, height: Int, gravity: Gravity = .centre, background: (red: Double, green: Double, blue: Double) = (0, 0, 0)
+        toWidth width: Int, height: Int, gravity: Gravity = .centre, background: (red: Double, green: Double, blue: Double) = (0, 0, 0),
+        transparent: Bool = false
     ) throws(ImagingError) -> Image {
         guard (1...100_000).contains(width), (1...100_000).contains(height) else {
             throw ImagingError(.invalidArgument, "canvas must be between 1 and 100000 pixels a side, got \(width)x\(height)")
@@ -61,8 +62,8 @@ extension Image {
         var values: [Double]
         switch (image.bands, image.hasAlpha) {
         case (1, _): values = [(background.red + background.green + background.blue) / 3]
-        case (2, _): values = [(background.red + background.green + background.blue) / 3, 255]
-        case (_, true): values = [background.red, background.green, background.blue, 255]
+        case (2, _): values = [(background.red + background.green + background.blue) / 3, transparent ? 0 : 255]
+        case (_, true): values = [background.red, background.green, background.blue, transparent ? 0 : 255]
         default: values = [background.red, background.green, background.blue]
         }
         let direction = gravity.vipsDirection

@@ -6,10 +6,12 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
         case inside
         /// Keep the aspect ratio; the image covers the box and the overflow is cropped.
         case cover
-        /// Stretch to the box exactly, ignoring the aspect ratio.
+        /// Stretch to the box exactly, ignoring the aspect ratio (imgproxy's `force`). Without
+        /// upscaling, the side that would grow most stays as it is and the other keeps its
+        /// proportion to it.
         case fill
-        /// `cover` when the image and the box have the same orientation (both landscape or both
-        /// portrait; a square goes with either), else `inside` (imgproxy's `auto`).
+        /// `cover` when the image and the box have the same orientation (both landscape or
+        /// square, or both portrait), else `inside` (imgproxy's `auto`).
         case auto
     }
 
@@ -60,6 +62,21 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
     /// kept, steps after the thumbnail that take a colour (a background to flatten onto or extend
     /// with) apply it to the kept pixels as it is, in the source's colour space.
     public var keepProfile = false
+    /// Multiplies the scale the fit gives, across and down (imgproxy's `zoom`); 1 changes nothing.
+    public var zoomX: Double = 1
+    /// See `zoomX`.
+    public var zoomY: Double = 1
+    /// The result is at least this wide (imgproxy's `min-width`): the scale grows to reach it,
+    /// and a box narrower than that crops the result to the box; 0 is none.
+    public var minWidth = 0
+    /// The result is at least this tall (imgproxy's `min-height`); see `minWidth`.
+    public var minHeight = 0
+    /// For `cover`: when the image is too small to cover the box (and is not enlarged), the result
+    /// is cropped to the box's aspect ratio instead of keeping the image's (imgproxy's `fill-down`).
+    public var keepsBoxAspect = false
+    /// Where a crop to the result is taken from, beyond `crop`'s anchor: offsets inward from the
+    /// anchored edges (or right and down from the centre), or a focus point. See `CropPosition`.
+    public var cropPosition: CropPosition?
 
     /// Options for a `width` × `height` box; the others have the defaults their properties describe.
     public init(
@@ -90,8 +107,32 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
         guard width > 0, height > 0, width <= Self.maximumSide, height <= Self.maximumSide else {
             throw ImagingError(.invalidArgument, "thumbnail box must be between 1 and \(Self.maximumSide) pixels a side, got \(width)x\(height)")
         }
+        guard zoomX.isFinite, zoomY.isFinite, zoomX > 0, zoomY > 0, minWidth >= 0, minHeight >= 0,
+            minWidth <= Self.maximumSide, minHeight <= Self.maximumSide
+        else {
+            throw ImagingError(.invalidArgument, "zoom must be above 0 and minimum sides between 0 and \(Self.maximumSide)")
+        }
         guard blurSigma.isFinite, (0...1000).contains(blurSigma) else {
             throw ImagingError(.invalidArgument, "blur sigma must be between 0 and 1000, got \(blurSigma)")
         }
+    }
+}
+
+/// Where a crop is taken from beyond its anchor (imgproxy's gravity offsets and focus point).
+public struct CropPosition: Sendable, Hashable, Codable {
+    /// Offsets from the anchor: from an edge inward, from the centre right and down. A value of 1
+    /// or more (or -1 or less) is pixels of the resized image; between -1 and 1, a fraction of its side.
+    public var x: Double
+    /// See `x`.
+    public var y: Double
+    /// When true, `x` and `y` (0–1 each) are a focus point instead: the crop is centred on it as
+    /// far as the image allows, and the anchor is not used.
+    public var isFocusPoint: Bool
+
+    /// Offsets of `x` and `y` from the anchor, or a focus point at (`x`, `y`).
+    public init(x: Double, y: Double, isFocusPoint: Bool = false) {
+        self.x = x
+        self.y = y
+        self.isFocusPoint = isFocusPoint
     }
 }

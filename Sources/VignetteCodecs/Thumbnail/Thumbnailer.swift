@@ -195,9 +195,7 @@ public struct Thumbnailer: Sendable {
             image = try image.materialized()
         }
         if orientation != 1 { image = try image.autoOriented() }
-        if geometry.fit == .cover {
-            image = try image.cropped(toWidth: geometry.output.width, height: geometry.output.height, anchor: options.crop)
-        }
+        image = try image.croppedToResult(geometry, options: options)
         return try image.blurred(sigma: options.blurSigma)
     }
 

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import Hummingbird
 import Logging
 import Vignette
@@ -41,9 +46,13 @@ extension ThumbnailServer {
         for request: Request, path: String, disconnect: ClientDisconnect?, closesConnection: inout Bool
     ) async throws -> Response {
         let order = try urls.order(for: path)
+        if order.delivery.hasExpired(now: Int(Date().timeIntervalSince1970)) { throw ServerFailure(status: 404, "the URL has expired") }
         let resolved = try await sources.resolve(order.source)
         let imageRequest = try resolved.request(order.recipe, limits: configuration.decodingLimits)
         let (encoding, negotiated) = try order.encoding(accept: request.headers[.accept])
+        if let source = try await sourceAsItIs(order, imageRequest, accept: request.headers[.accept], disconnect: disconnect) {
+            return source
+        }
         let tag = EntityTag(resultKey: pipeline.resultKey(for: imageRequest, as: encoding))
 
         var headers: HTTPFields = [.eTag: tag.value, .cacheControl: "public, max-age=\(configuration.cacheMaxAge)"]
@@ -78,7 +87,33 @@ extension ThumbnailServer {
         }
         headers[.contentType] = ThumbnailServer.mediaType(image.format)
         headers[.contentLength] = String(image.data.count)
+        if let disposition = order.contentDisposition(format: image.format) { headers[.contentDisposition] = disposition }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.data)))
+    }
+
+    /// The source's bytes as they are, for `raw` and for `skip_processing` when the source is of a
+    /// format listed and the result would be of the same format; nil to process as usual. They
+    /// come through the pipeline's loader, so the byte limit, time limits and source rules apply.
+    private func sourceAsItIs(
+        _ order: ImageOrder, _ imageRequest: ImageRequest, accept: String?, disconnect: ClientDisconnect?
+    ) async throws -> Response? {
+        let delivery = order.delivery
+        guard delivery.raw || !delivery.skipProcessing.isEmpty else { return nil }
+        let (pipeline, timeout) = (pipeline, configuration.requestTimeout)
+        let data = try await ThumbnailServer.within(timeout, unless: disconnect) { try await pipeline.data(for: imageRequest) }
+        let info = try? ImageDecoder(limits: configuration.decodingLimits).probe(data)
+        let format = info?.format
+        if !delivery.raw {
+            guard let info, delivery.skipProcessing.contains(info.format),
+                order.recipe.outputFormat(hasAlpha: info.hasAlpha, accepting: FormatNegotiation(accept: accept).accepted) == info.format
+            else { return nil }
+        }
+        var headers: HTTPFields = [
+            .contentType: format.map(ThumbnailServer.mediaType) ?? "application/octet-stream", .contentLength: String(data.count),
+            .cacheControl: "public, max-age=\(configuration.cacheMaxAge)",
+        ]
+        if let disposition = order.contentDisposition(format: format) { headers[.contentDisposition] = disposition }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     /// The failure to answer for `error`.

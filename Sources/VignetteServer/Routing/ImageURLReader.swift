@@ -28,7 +28,7 @@ struct ImageURLReader: Sendable {
     }
 
     /// The parsed URL: its options applied over the `default` preset, and its source.
-    func parse(_ path: String) throws(ServerFailure) -> (recipe: ImageRecipe, source: String) {
+    func parse(_ path: String) throws(ServerFailure) -> (recipe: ImageRecipe, source: String, delivery: ImgproxyOptions.Delivery) {
         do {
             return try read(path)
         } catch let failure as ServerFailure {
@@ -40,7 +40,7 @@ struct ImageURLReader: Sendable {
         }
     }
 
-    private func read(_ path: String) throws -> (recipe: ImageRecipe, source: String) {
+    private func read(_ path: String) throws -> (recipe: ImageRecipe, source: String, delivery: ImgproxyOptions.Delivery) {
         guard path.utf8.count <= 16_384 else { throw ServerFailure.badRequest("the URL is too long") }
         guard path.hasPrefix("/") else { throw ServerFailure.badRequest("the URL must start with /") }
         let rest = path.dropFirst()
@@ -49,10 +49,11 @@ struct ImageURLReader: Sendable {
         try check(signature: rest[..<slash], of: signed)
 
         var recipe = ImageRecipe()
-        if options.presets["default"] != nil { try options.applyPreset("default", to: &recipe) }
+        var delivery = ImgproxyOptions.Delivery()
+        if options.presets["default"] != nil { try options.applyPreset("default", to: &recipe, delivery: &delivery) }
         var segments = signed.dropFirst().split(separator: "/", omittingEmptySubsequences: false)[...]
         while let segment = segments.first, segment.contains(":"), segment != "plain" {
-            try options.apply(segment, to: &recipe)
+            try options.apply(segment, to: &recipe, delivery: &delivery)
             segments = segments.dropFirst()
         }
         guard let first = segments.first, !first.isEmpty else { throw ServerFailure.badRequest("the URL has no source") }
@@ -64,7 +65,7 @@ struct ImageURLReader: Sendable {
                 fileExtension = plain[plain.index(after: at)...]
                 plain = plain[..<at]
             }
-            guard let decoded = LocalSourceResolver.percentDecoded(String(plain)), !decoded.isEmpty else {
+            guard let decoded = PercentEncoding.decoded(String(plain)), !decoded.isEmpty else {
                 throw ServerFailure.badRequest("the source is not valid percent-encoding")
             }
             source = decoded
@@ -85,15 +86,15 @@ struct ImageURLReader: Sendable {
         guard !source.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
             throw ServerFailure.badRequest("the source holds control characters")
         }
-        return (recipe, source)
+        return (recipe, source, delivery)
     }
 
     /// The order for `path`: what to fetch and the recipe to make of it, checked against the
     /// server's limits (400 for a value out of range, 413 for a result over the budget).
     func order(for path: String) throws(ServerFailure) -> ImageOrder {
-        let (recipe, source) = try parse(path)
+        let (recipe, source, delivery) = try parse(path)
         do { try recipe.validate(limits: limits) } catch { throw ServerFailure(recipe: error) }
-        return ImageOrder(source: source, recipe: recipe)
+        return ImageOrder(source: source, recipe: recipe, delivery: delivery)
     }
 
     private func check(signature given: Substring, of signed: Substring) throws(ServerFailure) {

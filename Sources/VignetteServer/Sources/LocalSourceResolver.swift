@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import Vignette
 #endif
 
 /// Turns the path of a `local:///…` source into a file under the server's root, or refuses it.
@@ -28,7 +29,7 @@ public struct LocalSourceResolver: Sendable {
 
     /// The file `path` (the part after `local://`, percent-encoded) names under the root.
     public func resolve(_ path: String) throws(Refusal) -> String {
-        guard let decoded = LocalSourceResolver.percentDecoded(path) else { throw .forbidden("the path is not valid percent-encoding") }
+        guard let decoded = PercentEncoding.decoded(path) else { throw .forbidden("the path is not valid percent-encoding") }
         guard !decoded.utf8.contains(0) else { throw .forbidden("the path holds a NUL byte") }
         let joined = root + (decoded.hasPrefix("/") ? "" : "/") + decoded
         guard let resolved = LocalSourceResolver.realPath(joined) else {
@@ -65,20 +66,5 @@ public struct LocalSourceResolver: Sendable {
     static func isDirectory(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
-    }
-
-    /// `text` with `%XX` escapes decoded (as UTF-8); nil for a bad escape or bytes that are not UTF-8.
-    static func percentDecoded(_ text: String) -> String? {
-        var bytes: [UInt8] = []
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(HexDigit.value), let low = iterator.next().flatMap(HexDigit.value) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return String(validating: bytes, as: UTF8.self)
     }
 }
