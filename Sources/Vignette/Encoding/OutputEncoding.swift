@@ -3,8 +3,27 @@
 /// in cache keys, so two requests with the same `id` share encoded bytes in memory and on disk.
 public struct OutputEncoding: Sendable, Hashable, CustomStringConvertible {
     /// What the choice is called in cache keys; equal ids must make equal choices.
-    public let id: String
+    public var id: String { maxBytes > 0 ? "\(choiceID)|max \(maxBytes) bytes" : choiceID }
+    /// The id of the format choice alone.
+    let choiceID: String
     let choose: @Sendable (Image) -> EncodingFormat
+    /// The most bytes the result may have (0: no limit); see `fitting(in:)`.
+    public private(set) var maxBytes = 0
+
+    init(id: String, choose: @escaping @Sendable (Image) -> EncodingFormat) {
+        choiceID = id
+        self.choose = choose
+    }
+
+    /// This encoding, with a lossy format's quality lowered as far as needed for the result to
+    /// fit in `bytes` (found by bisection over the quality, one encode each step); when even
+    /// quality 1 does not fit, the smallest result is given. 0 removes the limit. Lossless and
+    /// quality-less formats (PNG, GIF, lossless WebP) are written as they are.
+    public func fitting(in bytes: Int) -> OutputEncoding {
+        var encoding = self
+        encoding.maxBytes = max(0, bytes)
+        return encoding
+    }
 
     /// Always `format` (`EncodingFormat.identifier` is the id).
     public static func fixed(_ format: EncodingFormat) -> OutputEncoding {
@@ -52,6 +71,38 @@ extension EncodingFormat {
             "avif(q\(o.quality),\(o.lossless ? "lossless" : "lossy"),\(o.chroma.rawValue),s\(o.speed))"
         case .gif(let o):
             "gif(e\(o.effort),b\(o.bitDepth),d\(o.dither))"
+        }
+    }
+}
+
+extension EncodingFormat {
+    /// The format's quality, for the lossy ones (JPEG, lossy WebP, HEIC, AVIF); nil otherwise.
+    var lossyQuality: Int? {
+        switch self {
+        case .jpeg(let o): o.quality
+        case .webp(let o): o.lossless ? nil : o.quality
+        case .heic(let o), .avif(let o): o.lossless ? nil : o.quality
+        default: nil
+        }
+    }
+
+    /// The same format and settings at `quality`.
+    func with(quality: Int) -> EncodingFormat {
+        switch self {
+        case .jpeg(var o):
+            o.quality = quality
+            return .jpeg(o)
+        case .webp(var o):
+            o.quality = quality
+            return .webp(o)
+        case .heic(var o):
+            o.quality = quality
+            return .heic(o)
+        case .avif(var o):
+            o.quality = quality
+            return .avif(o)
+        default:
+            return self
         }
     }
 }

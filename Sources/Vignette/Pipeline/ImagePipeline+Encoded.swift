@@ -89,7 +89,7 @@ extension ImagePipeline {
                     metrics.encodes.increment()
                     return try ImagePipeline.encode(cached.image, as: encoding, limits: limits)
                 }
-            } else if request.processors.isEmpty, let thumbnail = request.thumbnail {
+            } else if request.processors.isEmpty, encoding.maxBytes == 0, let thumbnail = request.thumbnail {
                 // A thumbnail and nothing else: decoded, resized and encoded in one libvips pass
                 // (the thumbnail is never held in memory in between), on a decoding thread.
                 let data = try await work.value(of: loadWork(for: request))
@@ -119,11 +119,30 @@ extension ImagePipeline {
         return EncodedImage(data: data, format: info.format, width: info.width, height: info.height)
     }
 
-    /// `image` encoded in the format `encoding` picks for it.
+    /// `image` encoded in the format `encoding` picks for it; under `encoding.maxBytes`, at the
+    /// highest quality (at most the format's own) whose result fits, found by bisection, or the
+    /// smallest result when none fits.
     static func encode(_ image: Image, as encoding: OutputEncoding, limits: DecodingLimits) throws(ImagePipelineError) -> EncodedImage {
         let format = encoding.format(for: image)
         do throws(ImagingError) {
-            let data = try ImageEncoder.encode(image, as: format, limits: limits)
+            var data = try ImageEncoder.encode(image, as: format, limits: limits)
+            if encoding.maxBytes > 0, data.count > encoding.maxBytes, let quality = format.lossyQuality, quality > 1 {
+                // The smallest result so far, and the quality range still to try.
+                var (low, high) = (1, quality - 1)
+                var smallest = data
+                while low <= high {
+                    let middle = (low + high + 1) / 2
+                    let attempt = try ImageEncoder.encode(image, as: format.with(quality: middle), limits: limits)
+                    if attempt.count < smallest.count { smallest = attempt }
+                    if attempt.count <= encoding.maxBytes {
+                        data = attempt
+                        low = middle + 1
+                    } else {
+                        high = middle - 1
+                    }
+                }
+                if data.count > encoding.maxBytes { data = smallest }
+            }
             return EncodedImage(data: data, format: format.format, width: image.width, height: image.height)
         } catch {
             throw .encodingFailed(error)

@@ -53,6 +53,11 @@ extension ImageRecipe {
     /// images with alpha. `negotiated` says the choice depended on `accepting` (a server's
     /// response then varies with `Accept`). The encoding's id names every setting, for cache keys.
     public func encoding(accepting: Set<ImageFormat> = []) throws(ImagingError) -> (encoding: OutputEncoding, negotiated: Bool) {
+        let (encoding, negotiated) = try chosenEncoding(accepting: accepting)
+        return (maxBytes > 0 ? encoding.fitting(in: maxBytes) : encoding, negotiated)
+    }
+
+    private func chosenEncoding(accepting: Set<ImageFormat>) throws(ImagingError) -> (encoding: OutputEncoding, negotiated: Bool) {
         if let format { return (.fixed(try encodingFormat(format)), false) }
         for preferred in [ImageFormat.avif, .webp] where accepting.contains(preferred) {
             return (.fixed(try encodingFormat(preferred)), true)

@@ -13,7 +13,7 @@ extension ImgproxyOptions {
 
         func integer(_ index: Int, in range: ClosedRange<Int>) throws(ImagingError) -> Int {
             let text = values[index]
-            guard text.utf8.count <= 9, text.utf8.allSatisfy({ (48...57).contains($0) }), let value = Int(text) else {
+            guard text.utf8.count <= 18, text.utf8.allSatisfy({ (48...57).contains($0) }), let value = Int(text) else {
                 throw invalid("\(option): \(shown(String(text))) is not a whole number")
             }
             guard range.contains(value) else { throw invalid("\(option): \(value) is not in \(range.lowerBound)–\(range.upperBound)") }
