@@ -214,6 +214,13 @@ int vgn_flatten(VipsImage *in, VipsImage **out, double r, double g, double b) {
     return result;
 }
 
+int vgn_find_trim(VipsImage *in, int *left, int *top, int *width, int *height, double threshold, const double *background, int count) {
+    VipsArrayDouble *array = vips_array_double_new(background, count);
+    int result = vips_find_trim(in, left, top, width, height, "threshold", threshold, "background", array, NULL);
+    vips_area_unref(VIPS_AREA(array));
+    return result;
+}
+
 int vgn_premultiply(VipsImage *in, VipsImage **out) { return vips_premultiply(in, out, NULL); }
 
 int vgn_unpremultiply(VipsImage *in, VipsImage **out) { return vips_unpremultiply(in, out, NULL); }

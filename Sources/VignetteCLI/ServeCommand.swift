@@ -76,6 +76,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds to let requests in flight finish after SIGTERM (env VIGNETTE_SHUTDOWN_TIMEOUT).", valueName: "SECONDS"))
     var shutdownTimeout: Int?
 
+    @Option(help: ArgumentHelp("The image wm/watermark URLs draw, decoded once at start (env VIGNETTE_WATERMARK or IMGPROXY_WATERMARK_PATH).", valueName: "FILE"))
+    var watermark: String?
+
     func validate() throws {
         _ = try settings()
     }
@@ -112,6 +115,7 @@ struct ServeCommand: ParsableCommand {
         configuration.keepAliveTimeout = .seconds(
             try number(keepAliveTimeout, "VIGNETTE_KEEP_ALIVE_TIMEOUT", "--keep-alive-timeout", 1...3600) ?? 10)
         configuration.cacheFolder = cache ?? environment("VIGNETTE_CACHE")
+        configuration.watermarkPath = watermark ?? environment("VIGNETTE_WATERMARK") ?? environment("IMGPROXY_WATERMARK_PATH")
         configuration.memoryCacheSizeLimit = try number(memoryCacheSize, "VIGNETTE_MEMORY_CACHE_SIZE", "--memory-cache-size", 0...1_048_576).map { $0 << 20 }
         configuration.cacheSizeLimit = (try number(cacheSize, "VIGNETTE_CACHE_SIZE", "--cache-size", 1...1_048_576) ?? 1024) << 20
         if let url = redis ?? environment("VIGNETTE_REDIS") {

@@ -27,8 +27,9 @@ struct ThumbnailCommand: ParsableCommand {
             Exit status: 0 when every input succeeded, 1 when any failed, 2 for a usage error or when the run cannot \
             start (the output folder cannot be created: one line names it and the system's reason), 130 or 143 when \
             interrupted. \
-            Operations: --dpr multiplies the box; then, after the resize and in this order, --rotate, --flip, --flop, \
-            --sharpen, --background (transparency flattened onto it) and --extend (padded to the box). \
+            Operations: --trim and --crop come before the resize, --dpr multiplies the box, --gravity places a cover \
+            crop; then, after the resize and in this order, --rotate, --flip, --flop, --sharpen, --pixelate, \
+            --background (transparency flattened onto it), --extend (padded to the box), --padding and --watermark. \
             --options takes an imgproxy processing options string instead (or as well: the flags given apply over \
             it), so a script makes exactly what a `vignette serve` URL with those options would.
             """)
@@ -63,7 +64,7 @@ struct ThumbnailCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Gaussian blur of this standard deviation, in pixels of the thumbnail.", valueName: "SIGMA"))
     var blur: Double?
 
-    @OptionGroup(title: "Operations (1–6 run after the resize, in that order)")
+    @OptionGroup(title: "Operations (1–9 run after the resize, in that order)")
     var operations: OperationFlags
 
     @Option(help: ArgumentHelp("Output file name template: {name} {ext} {format} {width} {height}.", valueName: "TEMPLATE"))
@@ -140,7 +141,11 @@ struct ThumbnailCommand: ParsableCommand {
     /// result over the budget (an enlarged or padded box), is one line naming it.
     func plan(limits: DecodingLimits = .untrusted) throws(CommandFailure) -> (recipe: ImageRecipe, plan: RecipePlan) {
         let recipe = try recipe()
-        do { return (recipe, try recipe.plan(limits: limits)) } catch { throw CommandFailure(Self.naming(error.message)) }
+        do {
+            return (recipe, try recipe.plan(limits: limits))
+        } catch {
+            throw CommandFailure(Self.naming(error.message))
+        }
     }
 
     /// The recipe's message with the value it names first written as the flag that sets it.
@@ -185,6 +190,7 @@ struct ThumbnailCommand: ParsableCommand {
 
         let limits = DecodingLimits.untrusted
         let (recipe, plan) = try plan(limits: limits)
+        let watermark = try operations.watermarkImage(limits: limits)
         let remote = files.contains(where: RemoteInputs.isURL)
             ? try RemoteInputs(folder: cache.map { $0 + "/originals" }, limits: limits) : nil
         defer { remote?.finish() }
@@ -194,7 +200,7 @@ struct ThumbnailCommand: ParsableCommand {
         let claims = OutputClaims(inputs: inOrder, stems: order.map { stems[$0] })
         let job = ThumbnailJob(
             pipeline: try ThumbnailCommand.pipeline(jobs: jobCount, cache: cache, limits: limits),
-            recipe: recipe, plan: plan, folder: out, template: name,
+            recipe: recipe, plan: plan, watermark: watermark, folder: out, template: name,
             skipExisting: skipExisting, claims: claims, remote: remote, keysDownloadsByContent: cache != nil,
             placeholder: placeholder)
 

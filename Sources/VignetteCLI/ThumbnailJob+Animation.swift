@@ -18,7 +18,8 @@ extension ThumbnailJob {
     /// The format an animated input is written in, or nil when `--format` asks for one without
     /// animation (the first frame is then written by the still route).
     var animatedEncoding: EncodingFormat? {
-        guard recipe.frames == .all else { return nil }
+        // A trim or a crop of the source is made on a still (the whole first frame).
+        guard recipe.frames == .all, !plan.decodesWhole else { return nil }
         switch recipe.format {
         case nil, .webp: return try? recipe.encodingFormat(.webp)
         case .gif: return try? recipe.encodingFormat(.gif)

@@ -29,6 +29,8 @@ struct ThumbnailJob: Sendable {
     let recipe: ImageRecipe
     /// The recipe's thumbnail and the processors after it.
     let plan: RecipePlan
+    /// `--watermark`'s image, decoded once.
+    var watermark: ImageRecipe.WatermarkImage?
     let folder: String
     let template: OutputTemplate
     let skipExisting: Bool
@@ -88,13 +90,18 @@ struct ThumbnailJob: Sendable {
     /// by the pipeline's loader.
     private func request(for input: String) throws -> (ImageRequest, Data?) {
         guard let remote, RemoteInputs.isURL(input) else {
-            guard skipExisting else { return (ImageRequest(path: input, processors: plan.processors, thumbnail: thumbnail), nil) }
+            guard skipExisting else { return (try request(.file(input)), nil) }
             let data = try InputFile.read(input, limits: limits)
-            return (ImageRequest(source: .data(id: ImageRequest.Source.file(input).id, load: { data }), processors: plan.processors, thumbnail: thumbnail), data)
+            return (try request(.data(id: ImageRequest.Source.file(input).id, load: { data })), data)
         }
         let data = try remote.data(at: input)
         let id = keysDownloadsByContent ? "sha256:" + DataCache.digest(of: data) : input
-        return (ImageRequest(source: .data(id: id, load: { data }), processors: plan.processors, thumbnail: thumbnail), data)
+        return (try request(.data(id: id, load: { data })), data)
+    }
+
+    /// The recipe's request for `source`, as the server and the library make it.
+    private func request(_ source: ImageRequest.Source) throws -> ImageRequest {
+        try recipe.request(for: source, limits: limits, watermark: watermark)
     }
 
     /// The output path for this input, reserved for it in this run.

@@ -52,6 +52,10 @@ public struct ServerConfiguration: Sendable {
     /// A Redis shared by the server's instances (`RedisDataCache`): results one instance made are
     /// served by the others with no fetch, decode or encode; nil for none.
     public var redis: RedisConfiguration?
+    /// The image `wm`/`watermark` URLs draw (imgproxy's `IMGPROXY_WATERMARK_PATH`): read and
+    /// decoded once when the server is made, under `decodingLimits`; nil for none (the option
+    /// then does nothing).
+    public var watermarkPath: String?
 
     /// The defaults described on each property.
     public init(

@@ -28,6 +28,8 @@ public final class ThumbnailServer: Sendable {
     let sources: SourceResolver
     let urls: ImageURLReader
     let logger: Logger
+    /// The configured watermark, decoded once.
+    let watermark: ImageRecipe.WatermarkImage?
 
     /// A server for `configuration`, logging to `logger`.
     /// - Throws: `ImagingError` when the cache folder cannot be created, the local root is not a
@@ -41,6 +43,9 @@ public final class ThumbnailServer: Sendable {
         }
         self.configuration = configuration
         self.logger = logger
+        watermark = try configuration.watermarkPath.map { path throws(ImagingError) in
+            try ImageRecipe.WatermarkImage(data: InputFile.read(path, limits: configuration.decodingLimits), limits: configuration.decodingLimits)
+        }
         metrics = ServerMetrics()
         admission = Admission(maxRunning: configuration.maxConcurrentRequests, maxWaiting: configuration.maxWaitingRequests)
         sources = SourceResolver(configuration: configuration)

@@ -74,6 +74,8 @@ int vgn_copy_keeping_only_profile(VipsImage *in, VipsImage **out);
 /// copy of its bytes in `*data` (free with vgn_free), 0 on success.
 int vgn_profile_load(const char *name, void **data, size_t *length);
 int vgn_flatten(VipsImage *in, VipsImage **out, double r, double g, double b);
+// vips_find_trim is variadic (threshold, background): the box of what differs from the background.
+int vgn_find_trim(VipsImage *in, int *left, int *top, int *width, int *height, double threshold, const double *background, int count);
 /// vips_sharpen with `sigma` (its other parameters at libvips' defaults).
 int vgn_sharpen(VipsImage *in, VipsImage **out, double sigma);
 /// vips_rot by 0–3 quarter turns clockwise.

@@ -65,10 +65,7 @@ enum DiskKeys {
     /// An encoded processed image: image id, thumbnail options and processor identifiers.
     static func processed(_ request: ImageRequest) -> String {
         var parts = [request.effectiveImageID]
-        if let t = request.thumbnail {
-            parts.append("thumbnail(\(t.width)x\(t.height),\(t.fit.rawValue),\(t.crop.rawValue),\(t.allowUpscaling ? "up" : "down"),"
-                + "\(t.autoOrient ? "orient" : "raw"),\(t.kernel.rawValue),\(t.method.rawValue),\(t.useEmbeddedThumbnail ? "embedded" : "decoded"),blur \(t.blurSigma)\(t.frames == .all ? ",frames all" : "")\(t.keepProfile ? ",keep profile" : ""))")
-        }
+        if let thumbnail = request.thumbnail { parts.append(thumbnail.identifier) }
         parts += request.processors.map(\.identifier)
         return parts.joined(separator: "|")
     }

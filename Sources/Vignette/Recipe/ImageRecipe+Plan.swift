@@ -13,6 +13,9 @@ public struct RecipePlan: Sendable {
     public var extends: Bool
     /// Whether the thumbnail is turned by a quarter turn after it is made.
     public var turnsBox: Bool
+    /// Whether the source is decoded whole (a trim or a crop comes before the resize): then the
+    /// thumbnail is made by a processor (`ImageProcessors.Thumbnail`) after them, not on load.
+    public var decodesWhole = false
 
     /// The size of the result when the thumbnail made is `size` (as `Thumbnailer.outputSize(for:)`
     /// says from a header): the box under `extend`, else `size`, turned by a quarter turn.
@@ -29,7 +32,7 @@ extension ImageRecipe {
     /// The result is the one imgproxy gives by turning and mirroring the image before resizing it:
     /// the thumbnail is made in the box turned back (and a fill keeps the window that ends up at
     /// the anchor asked for), then turned and mirrored, which is cheaper on the small image.
-    public func plan(limits: DecodingLimits = .untrusted) throws(ImagingError) -> RecipePlan {
+    public func plan(limits: DecodingLimits = .untrusted, watermark: WatermarkImage? = nil) throws(ImagingError) -> RecipePlan {
         try validate(limits: limits)
         var box = self.box
         if let side = self.limits.maxResultSide {
@@ -74,17 +77,24 @@ extension ImageRecipe {
         thumbnail.keepProfile = !stripColourProfile
         thumbnail.frames = frames
         let canvas = PixelSize(width: Self.scaled(box.width, zoomX), height: Self.scaled(box.height, zoomY))
-        return RecipePlan(thumbnail: thumbnail, processors: processors(extendingTo: canvas), box: canvas, extends: extend, turnsBox: turnsBox)
+        var plan = RecipePlan(
+            thumbnail: thumbnail, processors: processors(extendingTo: canvas, watermark: watermark), box: canvas, extends: extend, turnsBox: turnsBox)
+        if trim != nil || crop != nil {
+            plan.decodesWhole = true
+            plan.processors = beforeResize(thumbnail) + [ImageProcessors.Thumbnail(options: thumbnail)] + plan.processors
+        }
+        return plan
     }
 
     /// The pipeline request for `source`: the plan's thumbnail and processors, and the cache
     /// buster in the image id (so every cache, every coalescing of equal work and the ETag tell
     /// it apart from the same image under another cache buster).
     public func request(
-        for source: ImageRequest.Source, imageID: String? = nil, limits: DecodingLimits = .untrusted
+        for source: ImageRequest.Source, imageID: String? = nil, limits: DecodingLimits = .untrusted, watermark: WatermarkImage? = nil
     ) throws(ImagingError) -> ImageRequest {
-        let plan = try plan(limits: limits)
-        var request = ImageRequest(source: source, imageID: imageID, processors: plan.processors, thumbnail: plan.thumbnail)
+        let plan = try plan(limits: limits, watermark: watermark)
+        var request = ImageRequest(
+            source: source, imageID: imageID, processors: plan.processors, thumbnail: plan.decodesWhole ? nil : plan.thumbnail)
         if let cacheBuster { request.imageID = request.effectiveImageID + "#cachebuster=" + cacheBuster }
         if !self.limits.isEmpty {
             // Lower limits may refuse what others' work made: their own id keeps them apart.
@@ -93,6 +103,26 @@ extension ImageRecipe {
             request.imageID = request.effectiveImageID + "#limits=" + own.map { $0.map(String.init) ?? "-" }.joined(separator: ",")
         }
         return request
+    }
+
+    /// The steps on the whole upright source before the thumbnail: the EXIF orientation (taken
+    /// off the thumbnail's own settings), the trim, then the crop, its size and anchor turned back
+    /// for a quarter turn and the mirrors as the resize's are.
+    func beforeResize(_ thumbnail: ThumbnailOptions) -> [any ImageProcessing] {
+        var steps: [any ImageProcessing] = []
+        if autoRotate { steps.append(ImageProcessors.AutoOrient()) }
+        if let trim {
+            steps.append(ImageProcessors.Trim(
+                threshold: trim.threshold, colour: trim.colour, equalHorizontal: trim.equalHorizontal, equalVertical: trim.equalVertical))
+        }
+        if let crop {
+            var anchored = ThumbnailOptions(width: 1, height: 1, fit: .cover, crop: crop.gravity ?? gravity)
+            anchored.cropPosition = crop.gravity == nil ? gravityPosition : crop.position
+            anchored = turned(anchored)
+            let (width, height) = turnsBox ? (crop.height, crop.width) : (crop.width, crop.height)
+            steps.append(ImageProcessors.Region(width: width, height: height, anchor: anchored.crop, position: anchored.cropPosition))
+        }
+        return steps
     }
 
     /// The box × `dpr`, each side to the nearest pixel (at least 1; a side of 0 stays 0).
@@ -151,7 +181,7 @@ extension ImageRecipe {
     /// The processors after the thumbnail, in imgproxy's order: rotate, flip, flop, sharpen,
     /// pixelate, flatten onto `background`, `extend` to `box` (a side of 0 keeps the image's),
     /// `extendAspectRatio` to the box's aspect ratio, and the padding.
-    func processors(extendingTo box: PixelSize) -> [any ImageProcessing] {
+    func processors(extendingTo box: PixelSize, watermark image: WatermarkImage? = nil) -> [any ImageProcessing] {
         var processors: [any ImageProcessing] = []
         if quarterTurns != 0 { processors.append(ImageProcessors.Rotate(degrees: quarterTurns * 90)) }
         if flipVertically { processors.append(ImageProcessors.Flip(horizontally: false)) }
@@ -172,6 +202,19 @@ extension ImageRecipe {
             processors.append(ImageProcessors.Padding(
                 top: scaled(padding.top), right: scaled(padding.right), bottom: scaled(padding.bottom), left: scaled(padding.left),
                 red: fill.red, green: fill.green, blue: fill.blue))
+        }
+        // Without a configured watermark image the option does nothing (as in imgproxy).
+        if let watermark, let image, watermark.opacity > 0 {
+            let placement: ImageProcessors.Watermark.Placement
+            if let anchor = watermark.anchor {
+                func pixels(_ offset: Double) -> Double { abs(offset) >= 1 ? offset * dpr : offset }
+                let offsets = watermark.x == 0 && watermark.y == 0 ? nil : CropPosition(x: pixels(watermark.x), y: pixels(watermark.y))
+                placement = .anchored(anchor, offsets)
+            } else {
+                placement = .tiled(spacingX: Int(watermark.x * dpr), spacingY: Int(watermark.y * dpr))
+            }
+            processors.append(ImageProcessors.Watermark(
+                overlay: image.image, overlayID: image.id, opacity: watermark.opacity, placement: placement, scale: watermark.scale))
         }
         return processors
     }

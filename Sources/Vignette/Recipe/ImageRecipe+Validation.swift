@@ -58,6 +58,17 @@ extension ImageRecipe {
         for value in [self.limits.maxSourcePixels, self.limits.maxSourceBytes, self.limits.maxFrames, self.limits.maxFramePixels, self.limits.maxResultSide] {
             if let value, value < 1 { throw ImagingError(.invalidArgument, "a limit must be at least 1, got \(value)") }
         }
+        if let watermark {
+            try Self.check(watermark.opacity, in: 0...1, "watermark opacity")
+            try Self.check(watermark.scale, in: 0...1, "watermark scale")
+            try Self.check(watermark.x, in: Ranges.offset, "watermark x offset")
+            try Self.check(watermark.y, in: Ranges.offset, "watermark y offset")
+        }
+        if let trim { try Self.check(trim.threshold, in: 0...255, "trim threshold") }
+        if let crop {
+            try Self.check(crop.width, in: 0...Double(Ranges.side.upperBound), "crop width")
+            try Self.check(crop.height, in: 0...Double(Ranges.side.upperBound), "crop height")
+        }
         if let quality { try Self.check(quality, in: Ranges.quality, "quality") }
         for (format, quality) in formatQuality.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             try Self.check(quality, in: Ranges.quality, "\(format.rawValue) quality")

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 /// One description of a result: what is done to an image, in imgproxy's processing order, and how
 /// it is encoded. The library, `vignette thumbnail` (its flags and `--options`) and `vignette
 /// serve` (imgproxy's URL options, `ImgproxyOptions`) all build one, so the same recipe gives the
@@ -64,6 +69,12 @@ public struct ImageRecipe: Sendable, Hashable, Codable {
     /// Pixels added around the result, before `dpr`, filled with `background` (or transparent,
     /// or black without alpha).
     public var padding = Padding()
+    /// The background cut away before anything else (imgproxy's `trim`); the image is then decoded
+    /// at full size, without shrink-on-load.
+    public var trim: Trim?
+    /// A region of the source kept before the resize (imgproxy's `crop`); the image is then
+    /// decoded at full size, without shrink-on-load.
+    public var crop: Crop?
     /// Whether the EXIF orientation is applied before anything else (`vips_autorot`).
     public var autoRotate = true
     /// A clockwise turn in degrees after the resize, a multiple of 90 (others wrap: -90 is 270).
@@ -81,6 +92,9 @@ public struct ImageRecipe: Sendable, Hashable, Codable {
     /// What alpha is flattened onto (`vips_flatten`), and the fill of `extend`; nil keeps alpha
     /// (and `extend` fills with opaque black).
     public var background: Colour?
+    /// An image drawn over the result (imgproxy's `watermark`); the image itself is the one the
+    /// front door is configured with (`WatermarkImage`), given to `plan(limits:watermark:)`.
+    public var watermark: Watermark?
     /// Whether metadata (EXIF, XMP, IPTC) is left out of the output.
     public var stripMetadata = true
     /// Whether an embedded ICC profile is converted to sRGB and left out; false keeps the profile
@@ -212,6 +226,86 @@ extension ImageRecipe {
             // A frame's pixels are what the header of an animation gives: its source pixels.
             if let maxFramePixels { limits.maxSourcePixels = min(limits.maxSourcePixels, maxFramePixels) }
             return limits
+        }
+    }
+}
+
+extension ImageRecipe {
+    /// imgproxy's `trim`: the background around the image cut away.
+    public struct Trim: Sendable, Hashable, Codable {
+        /// How far a pixel may be from the background colour and still be background.
+        public var threshold: Double
+        /// The background; nil for the top left pixel's.
+        public var colour: Colour?
+        /// Whether the left and right cuts are made equal.
+        public var equalHorizontal = false
+        /// Whether the top and bottom cuts are made equal.
+        public var equalVertical = false
+
+        /// A trim of `threshold` around `colour` (nil: the top left pixel's).
+        public init(threshold: Double, colour: Colour? = nil, equalHorizontal: Bool = false, equalVertical: Bool = false) {
+            self.threshold = threshold
+            self.colour = colour
+            self.equalHorizontal = equalHorizontal
+            self.equalVertical = equalVertical
+        }
+    }
+
+    /// imgproxy's `crop`: a region of the upright source, before the resize.
+    public struct Crop: Sendable, Hashable, Codable {
+        /// The region's width: pixels from 1, a fraction of the source's below 1, all of it at 0.
+        public var width: Double
+        /// The region's height, likewise.
+        public var height: Double
+        /// Where it is taken from; nil for the recipe's `gravity`.
+        public var gravity: CropAnchor?
+        /// Offsets from the anchor, or a focus point; used with `gravity`.
+        public var position: CropPosition?
+
+        /// A region of `width` × `height` at `gravity`.
+        public init(width: Double, height: Double, gravity: CropAnchor? = nil, position: CropPosition? = nil) {
+            self.width = width
+            self.height = height
+            self.gravity = gravity
+            self.position = position
+        }
+    }
+}
+
+extension ImageRecipe {
+    /// Where and how the configured watermark is drawn (imgproxy's `wm:opacity:position:x:y:scale`).
+    public struct Watermark: Sendable, Hashable, Codable {
+        /// 0–1, multiplied into the watermark's alpha.
+        public var opacity: Double
+        /// The anchor; nil tiles the watermark across the whole result (imgproxy's `re`).
+        public var anchor: CropAnchor?
+        /// Offsets from the anchor (pixels from 1, else a share of the side), or the spacing of tiles.
+        public var x: Double, y: Double
+        /// Its width as a share of the result's; 0 keeps its size (or smaller, to fit).
+        public var scale: Double
+
+        /// A watermark of `opacity` at `anchor` (nil: tiled), offsets and scale.
+        public init(opacity: Double, anchor: CropAnchor? = .centre, x: Double = 0, y: Double = 0, scale: Double = 0) {
+            self.opacity = opacity
+            self.anchor = anchor
+            self.x = x
+            self.y = y
+            self.scale = scale
+        }
+    }
+
+    /// The watermark image a front door is configured with (`vignette serve --watermark FILE`),
+    /// decoded once under the decoding budget and kept in memory, named by its bytes' SHA-256.
+    public struct WatermarkImage: Sendable {
+        /// The decoded image.
+        public let image: Image
+        /// The SHA-256 of its bytes, in cache keys.
+        public let id: String
+
+        /// The watermark decoded from `data` within `limits` (`ImageDecoder`), upright.
+        public init(data: Data, limits: DecodingLimits = .untrusted) throws(ImagingError) {
+            image = try ImageDecoder(limits: limits).decode(data).autoOriented().materialized()
+            id = DataCache.digest(of: data)
         }
     }
 }

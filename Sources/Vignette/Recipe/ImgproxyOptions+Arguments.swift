@@ -41,11 +41,11 @@ extension ImgproxyOptions {
             Int(try positive(index, in: 0...100_000) * 1_000_000)
         }
 
-        /// A gravity a padding may use: the compass points and the centre (offsets are not used).
-        func canvasGravity(_ index: Int) throws(ImagingError) -> Gravity {
+        /// A gravity a padding or a watermark may use: the compass points and the centre.
+        func canvasGravity(_ index: Int) throws(ImagingError) -> CompassGravity {
             let gravity = try gravity(index)
             guard gravity != .smart else { throw invalid("\(option): sm is not a position") }
-            return gravity.canvas
+            return gravity
         }
 
         /// imgproxy's booleans: 1, t, true / 0, f, false.

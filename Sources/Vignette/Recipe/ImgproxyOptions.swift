@@ -53,14 +53,39 @@ public struct ImgproxyOptions: Sendable {
         case "extend", "ex":
             try arguments.count(1...4)
             if arguments.has(0) { recipe.extend = try arguments.flag(0) }
-            if arguments.has(1) { recipe.extendGravity = try arguments.canvasGravity(1) }
+            if arguments.has(1) { recipe.extendGravity = try arguments.canvasGravity(1).canvas }
         case "extend_aspect_ratio", "extend_ar", "exar":
             try arguments.count(1...4)
             if arguments.has(0) { recipe.extendAspectRatio = try arguments.flag(0) }
-            if arguments.has(1) { recipe.extendAspectRatioGravity = try arguments.canvasGravity(1) }
+            if arguments.has(1) { recipe.extendAspectRatioGravity = try arguments.canvasGravity(1).canvas }
         case "gravity", "g":
             try arguments.count(1...3)
             try Self.applyGravity(arguments, to: &recipe)
+        case "crop", "c":
+            try arguments.count(1...5)
+            try Self.applyCrop(arguments, to: &recipe)
+        case "trim", "t":
+            try arguments.count(1...4)
+            let threshold = try arguments.number(0, in: 0...255)
+            var colour: ImageRecipe.Colour?
+            if arguments.has(1) {
+                guard arguments.values[1].utf8.count == 6, let parsed = ImageRecipe.Colour(parsing: arguments.values[1]) else {
+                    throw Self.invalid("\(arguments.option): \(Self.shown(String(arguments.values[1]))) is not a hex colour")
+                }
+                colour = parsed
+            }
+            recipe.trim = ImageRecipe.Trim(
+                threshold: threshold, colour: colour, equalHorizontal: arguments.has(2) ? try arguments.flag(2) : false,
+                equalVertical: arguments.has(3) ? try arguments.flag(3) : false)
+        case "watermark", "wm":
+            try arguments.count(1...5)
+            let opacity = try arguments.number(0, in: 0...1)
+            var mark = ImageRecipe.Watermark(opacity: opacity)
+            if arguments.has(1) { mark.anchor = arguments.values[1] == "re" ? nil : try arguments.canvasGravity(1).anchor }
+            if arguments.has(2) { mark.x = try arguments.number(2, in: ImageRecipe.Ranges.offset) }
+            if arguments.has(3) { mark.y = try arguments.number(3, in: ImageRecipe.Ranges.offset) }
+            if arguments.has(4) { mark.scale = try arguments.number(4, in: 0...1) }
+            recipe.watermark = opacity > 0 ? mark : nil
         case "min-width", "min_width", "mw":
             try arguments.count(1...1)
             recipe.minWidth = try arguments.integer(0, in: ImageRecipe.Ranges.side)
@@ -182,18 +207,31 @@ public struct ImgproxyOptions: Sendable {
 
     /// `g:TYPE[:X:Y]`, `g:fp:X:Y` or `g:sm`.
     private static func applyGravity(_ arguments: Arguments, to recipe: inout ImageRecipe) throws(ImagingError) {
-        if arguments.values[0] == "fp" {
-            guard arguments.values.count == 3 else { throw invalid("\(arguments.option): fp takes x and y") }
-            recipe.gravity = .centre
-            recipe.gravityPosition = CropPosition(
-                x: try arguments.number(1, in: ImageRecipe.Ranges.focusPoint), y: try arguments.number(2, in: ImageRecipe.Ranges.focusPoint),
-                isFocusPoint: true)
-            return
+        (recipe.gravity, recipe.gravityPosition) = try gravity(arguments, from: 0)
+    }
+
+    /// A gravity and its offsets or focus point, from argument `start` on.
+    private static func gravity(_ arguments: Arguments, from start: Int) throws(ImagingError) -> (CropAnchor, CropPosition?) {
+        if arguments.values[start] == "fp" {
+            guard arguments.values.count == start + 3 else { throw invalid("\(arguments.option): fp takes x and y") }
+            let range = ImageRecipe.Ranges.focusPoint
+            let point = CropPosition(x: try arguments.number(start + 1, in: range), y: try arguments.number(start + 2, in: range), isFocusPoint: true)
+            return (.centre, point)
         }
-        recipe.gravity = try arguments.gravity(0).anchor
-        let x = arguments.has(1) ? try arguments.number(1, in: ImageRecipe.Ranges.offset) : 0
-        let y = arguments.has(2) ? try arguments.number(2, in: ImageRecipe.Ranges.offset) : 0
-        recipe.gravityPosition = x == 0 && y == 0 ? nil : CropPosition(x: x, y: y)
+        let anchor = try arguments.gravity(start).anchor
+        let x = arguments.has(start + 1) ? try arguments.number(start + 1, in: ImageRecipe.Ranges.offset) : 0
+        let y = arguments.has(start + 2) ? try arguments.number(start + 2, in: ImageRecipe.Ranges.offset) : 0
+        return (anchor, x == 0 && y == 0 ? nil : CropPosition(x: x, y: y))
+    }
+
+    /// `c:W:H[:GRAVITY…]`: sides in pixels from 1, fractions below 1, the whole side at 0.
+    private static func applyCrop(_ arguments: Arguments, to recipe: inout ImageRecipe) throws(ImagingError) {
+        let range = 0.0...Double(ThumbnailOptions.maximumSide)
+        let width = arguments.has(0) ? try arguments.number(0, in: range) : 0
+        let height = arguments.has(1) ? try arguments.number(1, in: range) : 0
+        var crop = ImageRecipe.Crop(width: width, height: height)
+        if arguments.has(2) { (crop.gravity, crop.position) = try gravity(arguments, from: 2) }
+        recipe.crop = width == 0 && height == 0 ? nil : crop
     }
 
     /// CSS order: a missing right is the top, a missing bottom the top, a missing left the right.

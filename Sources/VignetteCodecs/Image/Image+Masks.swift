@@ -78,3 +78,32 @@ enum Mask {
         return PixelBuffer(width: width, height: height, bands: 1, bytes: bytes)
     }
 }
+
+extension Image {
+    /// The image with its alpha multiplied by `opacity` (0–1), alpha added when it has none
+    /// (`vips_bandjoin2`, `vips_multiply`).
+    public func withOpacity(_ opacity: Double) throws(ImagingError) -> Image {
+        guard opacity.isFinite, (0...1).contains(opacity) else {
+            throw ImagingError(.invalidArgument, "opacity must be between 0 and 1, got \(opacity)")
+        }
+        guard opacity < 1 else { return self }
+        let level = UInt8((opacity * 255).rounded())
+        return try masked(by: PixelBuffer(width: width, height: height, bands: 1, bytes: [UInt8](repeating: level, count: width * height)))
+    }
+
+    /// `overlay` drawn over this image at `anchor` (`attention` is the centre) moved by `position`'s
+    /// offsets, or centred on its focus point, as imgproxy places a watermark; kept inside the
+    /// image. An opaque image stays opaque.
+    public func composited(with overlay: Image, at anchor: CropAnchor, position: CropPosition?) throws(ImagingError) -> Image {
+        let place = anchor.position ?? (0.5, 0.5)
+        let x = Self.cropStart(outer: width, inner: overlay.width, anchor: place.x, offset: position?.x ?? 0, focus: position?.isFocusPoint ?? false)
+        let y = Self.cropStart(outer: height, inner: overlay.height, anchor: place.y, offset: position?.y ?? 0, focus: position?.isFocusPoint ?? false)
+        return try composited(with: overlay, x: x, y: y).keepingAlpha(of: self)
+    }
+
+    /// This image without its alpha band when `original` had none.
+    func keepingAlpha(of original: Image) throws(ImagingError) -> Image {
+        guard hasAlpha, !original.hasAlpha else { return self }
+        return try apply("vips_extract_band") { vgn_extract_bands($0, $1, 0, Int32(bands - 1)) }
+    }
+}

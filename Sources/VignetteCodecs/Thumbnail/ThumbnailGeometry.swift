@@ -64,6 +64,13 @@ struct ThumbnailGeometry: Equatable {
         output = PixelSize(width: min(resized.width, max(1, target.width)), height: min(resized.height, max(1, target.height)))
     }
 
+    /// No resize: `whole` cropped to `size` (each side at most `whole`'s).
+    init(whole: PixelSize, croppedTo size: PixelSize) {
+        fit = .cover
+        resized = whole
+        output = PixelSize(width: min(size.width, whole.width), height: min(size.height, whole.height))
+    }
+
     /// Whether the resized image is cropped to the result.
     var crops: Bool { output != resized }
 

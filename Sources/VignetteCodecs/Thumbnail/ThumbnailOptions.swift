@@ -100,6 +100,18 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
         self.init(width: size, height: size, fit: fit)
     }
 
+    /// Every setting as `name=value`, in declaration order, for cache keys: read by reflection,
+    /// so a setting added later is in the key without anyone listing it.
+    public var identifier: String {
+        "thumbnail(" + Mirror(reflecting: self).children.map { "\($0.label ?? "")=\(Self.describe($0.value))" }.joined(separator: ",") + ")"
+    }
+
+    private static func describe(_ value: Any) -> String {
+        if let position = value as? CropPosition { return "\(position.x):\(position.y)\(position.isFocusPoint ? ":fp" : "")" }
+        if let optional = value as? CropPosition? { return optional.map(describe) ?? "-" }
+        return "\(value)"
+    }
+
     /// The longest side of a box, in pixels.
     public static let maximumSide = 100_000
 

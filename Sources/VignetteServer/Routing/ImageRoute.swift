@@ -48,7 +48,7 @@ extension ThumbnailServer {
         let order = try urls.order(for: path)
         if order.delivery.hasExpired(now: Int(Date().timeIntervalSince1970)) { throw ServerFailure(status: 404, "the URL has expired") }
         let resolved = try await sources.resolve(order.source)
-        let imageRequest = try resolved.request(order.recipe, limits: configuration.decodingLimits)
+        let imageRequest = try resolved.request(order.recipe, limits: configuration.decodingLimits, watermark: watermark)
         let (encoding, negotiated) = try order.encoding(accept: request.headers[.accept])
         if let source = try await sourceAsItIs(order, imageRequest, accept: request.headers[.accept], disconnect: disconnect) {
             return source

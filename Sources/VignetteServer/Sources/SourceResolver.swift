@@ -33,9 +33,11 @@ struct SourceResolver: Sendable {
         var pinned: (original: String, host: String)?
 
         /// The pipeline request that makes `recipe` of the source.
-        func request(_ recipe: ImageRecipe, limits: DecodingLimits) throws(ServerFailure) -> ImageRequest {
+        func request(
+            _ recipe: ImageRecipe, limits: DecodingLimits, watermark: ImageRecipe.WatermarkImage? = nil
+        ) throws(ServerFailure) -> ImageRequest {
             var request: ImageRequest
-            do { request = try recipe.request(for: source, imageID: pinned?.original, limits: limits) } catch {
+            do { request = try recipe.request(for: source, imageID: pinned?.original, limits: limits, watermark: watermark) } catch {
                 throw ServerFailure(recipe: error)
             }
             if let pinned { request.userInfo[HTTPDataLoader.hostHeaderKey] = pinned.host }
