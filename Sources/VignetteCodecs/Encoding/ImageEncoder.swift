@@ -9,7 +9,9 @@ internal import CVips
 /// Encodes images: JPEG through libvips' saver or, for plain pixels in memory, libjpeg-turbo
 /// (`TurboJPEG.encode(pixels:…)`), GIF through libvips' saver, PNG through libdeflate (`PNGWriter`) or,
 /// with metadata or a profile to carry or past its size, libvips' saver, WebP through libwebp, HEIC
-/// and AVIF through libheif.
+/// and AVIF through libheif, JPEG XL through libvips' `vips_jxlsave_buffer` (libjxl), TIFF through
+/// libvips' `vips_tiffsave_buffer` (libtiff), BMP and ICO through Vignette's own writers
+/// (`BMPWriter`, `ICOWriter`, the PNG inside an ICO through `PNGWriter`).
 public enum ImageEncoder {
     /// `image` encoded as `format`. Pixels are first brought to 8-bit sRGB (or grey); JPEG, which
     /// has no alpha, gets alpha flattened onto white.
@@ -19,8 +21,10 @@ public enum ImageEncoder {
     /// pixels, so it is written even when metadata are stripped: JPEG (APP2 segments added to
     /// `vips_jpegsave_buffer`'s stripped output), PNG (`vips_pngsave_buffer` of a copy with only
     /// the profile left), WebP (an ICCP chunk, libwebpmux), HEIC and AVIF
-    /// (`heif_image_set_raw_color_profile`). GIF holds no profile: its pixels are converted through
-    /// the profile to sRGB (`vips_icc_transform`) first.
+    /// (`heif_image_set_raw_color_profile`), JPEG XL and TIFF (libvips' savers, given a copy with
+    /// only the profile left). GIF, BMP and ICO hold no profile: their pixels are converted through
+    /// the profile to sRGB (`vips_icc_transform`) first. ICO holds at most 256×256 pixels: a larger
+    /// image is refused with `.invalidArgument` (as imgproxy does), not scaled.
     ///
     /// The memory the encode will need (the image's pixels plus the encoder's own buffers: libwebp
     /// and libheif copy the picture into planes of their own) is checked against
@@ -77,6 +81,14 @@ public enum ImageEncoder {
             return try HEIFEncoder.encode(image.materialized(cancellation: cancellation), codec: .av1, options: options)
         case .gif(let options):
             return try GIFEncoder.encode(image.materialized(cancellation: cancellation), options: options)
+        case .jxl(let options):
+            return try JXLEncoder.encode(image, options: options, cancellation: cancellation)
+        case .tiff(let options):
+            return try TIFFEncoder.encode(image, options: options, cancellation: cancellation)
+        case .bmp:
+            return try BMPWriter.encode(image.materialized(cancellation: cancellation).convertedToSRGB().pixels())
+        case .ico:
+            return try ICOWriter.encode(image, cancellation: cancellation)
         }
     }
 
@@ -100,7 +112,7 @@ public enum ImageEncoder {
 
     /// Runs a libvips saver and copies its g_malloc'd buffer into `Data`, freeing it at once.
     /// The saver pulls `image`'s pixels; `cancellation`, when given, watches that evaluation.
-    private static func save(
+    static func save(
         _ image: Image, _ cancellation: ImagingCancellation?,
         _ saver: (UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutablePointer<Int>) -> Int32
     ) throws(ImagingError) -> Data {
