@@ -59,14 +59,11 @@ public enum ImageEncoder {
             return ProfileEmbedding.jpeg(encoded, profile: profile)
         case .png(let options):
             try check(options.compression, in: 0...9, "PNG compression")
-            var standard = try image.standardizedToSRGB8()
-            // Stripped but with a profile: a copy with nothing else left, saved without stripping.
-            let strip = !options.keepMetadata && standard.iccProfile == nil
+            let (standard, strip) = try forSaver(image.standardizedToSRGB8(), keepMetadata: options.keepMetadata)
             // Nothing but pixels, of a size held in memory: libdeflate's compressor, at once.
             if strip, PNGWriter.applies(width: standard.width, height: standard.height, bands: standard.bands) {
                 return try PNGWriter.encode(standard.materialized(cancellation: cancellation).pixels(), compression: options.compression)
             }
-            if !options.keepMetadata, !strip { standard = try standard.keepingOnlyProfile() }
             return try save(standard, cancellation) { buffer, length in
                 vgn_pngsave(standard.pointer, buffer, length, Int32(options.compression), 0, strip ? 1 : 0)
             }
@@ -102,6 +99,16 @@ public enum ImageEncoder {
             let data = image.pointer.pointee.data
         else { return nil }
         return UnsafePointer(data)
+    }
+
+    /// What a libvips saver that writes every metadata field it finds (PNG, TIFF, JPEG XL) is given,
+    /// and whether it strips: `image` as it is when metadata are kept (not stripped) or it has no
+    /// profile (stripped unless kept); stripped but with a profile, which is needed to read its
+    /// pixels, a copy with nothing else left, saved without stripping.
+    static func forSaver(_ image: Image, keepMetadata: Bool) throws(ImagingError) -> (image: Image, strip: Bool) {
+        if keepMetadata { return (image, false) }
+        guard image.iccProfile != nil else { return (image, true) }
+        return (try image.keepingOnlyProfile(), false)
     }
 
     static func check(_ value: Int, in range: ClosedRange<Int>, _ name: String) throws(ImagingError) {

@@ -16,11 +16,8 @@ enum JXLEncoder {
         guard ImagingRuntime.jxlAvailable else {
             throw ImagingError(.encoderUnavailable, "this libvips has no JPEG XL saver (jxlsave_buffer)")
         }
-        var standard = try image.standardizedToSRGB8()
-        // libvips' saver writes the profile unless it strips everything, so a profile to keep
-        // goes on a copy with nothing else left.
-        let strip = standard.iccProfile == nil
-        if !strip { standard = try standard.keepingOnlyProfile() }
+        // JPEG XL keeps the profile the pixels need, no other metadata (JXLOptions has no keepMetadata).
+        let (standard, strip) = try ImageEncoder.forSaver(image.standardizedToSRGB8(), keepMetadata: false)
         return try ImageEncoder.save(standard, cancellation) { buffer, length in
             vgn_jxlsave(standard.pointer, buffer, length, Int32(options.quality), Int32(options.effort),
                         options.lossless ? 1 : 0, strip ? 1 : 0)

@@ -1,4 +1,5 @@
-/// JPEG XL settings for libvips' `vips_jxlsave_buffer` (libjxl's encoder).
+/// JPEG XL settings for libvips' `vips_jxlsave_buffer` (libjxl's encoder). Metadata are stripped
+/// but for an ICC profile the image carries, which is always written.
 public struct JXLOptions: Sendable, Hashable, Codable {
     /// 1–100, libvips' `Q`, which it turns into libjxl's butteraugli distance (90 is about
     /// distance 1, "visually lossless"). Ignored when `lossless`.

@@ -11,10 +11,9 @@ internal import CVips
 enum TIFFEncoder {
     static func encode(_ image: Image, options: TIFFOptions, cancellation: ImagingCancellation?) throws(ImagingError) -> Data {
         try ImageEncoder.check(options.quality, in: 1...100, "TIFF JPEG quality")
-        var standard = try image.standardizedToSRGB8()
-        if options.compression == .jpeg { standard = try standard.flattened() }
-        let strip = !options.keepMetadata && standard.iccProfile == nil
-        if !options.keepMetadata, !strip { standard = try standard.keepingOnlyProfile() }
+        var pixels = try image.standardizedToSRGB8()
+        if options.compression == .jpeg { pixels = try pixels.flattened() }
+        let (standard, strip) = try ImageEncoder.forSaver(pixels, keepMetadata: options.keepMetadata)
         let compression = options.compression.vipsValue
         return try ImageEncoder.save(standard, cancellation) { buffer, length in
             vgn_tiffsave(standard.pointer, buffer, length, compression, Int32(options.quality), strip ? 1 : 0)
