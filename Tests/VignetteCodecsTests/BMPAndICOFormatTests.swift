@@ -68,5 +68,10 @@ struct BMPAndICOFormatTests {
             #expect(error?.kind == .invalidArgument)
             #expect(error?.message.contains("256x256") == true, "\(String(describing: error))")
         }
+        // Before the memory budget: a 20000×20000 image is refused for its size, not its cost.
+        let huge = expectImagingError { () throws(ImagingError) in
+            try ImageEncoder.encode(image.resized(toWidth: 20000, height: 20000), as: .ico)
+        }
+        #expect(huge?.kind == .invalidArgument, "\(String(describing: huge))")
     }
 }

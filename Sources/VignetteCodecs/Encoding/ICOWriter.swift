@@ -18,12 +18,17 @@ enum ICOWriter {
     /// The longest side an ICO entry can say.
     static let maximumSide = 256
 
-    static func encode(_ image: Image, cancellation: ImagingCancellation?) throws(ImagingError) -> Data {
+    /// `.invalidArgument` for an image over `maximumSide` a side.
+    static func checkSize(of image: Image) throws(ImagingError) {
         guard image.width <= maximumSide, image.height <= maximumSide else {
             throw ImagingError(
                 .invalidArgument,
                 "ICO holds at most \(maximumSide)x\(maximumSide) pixels, the image is \(image.width)x\(image.height): resize it first")
         }
+    }
+
+    static func encode(_ image: Image, cancellation: ImagingCancellation?) throws(ImagingError) -> Data {
+        try checkSize(of: image)
         let pixels = try image.materialized(cancellation: cancellation).convertedToSRGB().pixels()
         let png = try PNGWriter.encode(rgba(pixels), compression: 6)
         var file = Data(capacity: 22 + png.count)

@@ -38,6 +38,8 @@ public enum ImageEncoder {
         _ image: Image, as format: EncodingFormat, limits: DecodingLimits = .untrusted, cancellation: ImagingCancellation? = nil
     ) throws(ImagingError) -> Data {
         try ImagingRuntime.ensureInitialised()
+        // An image ICO cannot hold is refused as such, whatever its size would cost.
+        if case .ico = format { try ICOWriter.checkSize(of: image) }
         try limits.check(.ofEncoding(image, as: format))
         switch format {
         case .jpeg(let options):
