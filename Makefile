@@ -10,7 +10,9 @@ DEMO_SIZE ?= 256
 BUILD_PACKAGES := libvips-dev libwebp-dev libheif-dev libhiredis-dev libturbojpeg0-dev liblcms2-dev libdeflate-dev pkg-config
 # The shared-cache tests start a redis-server of their own on 127.0.0.1; the operation tests
 # compare with references made by libvips' own `vips` command (libvips-tools); the colour tests
-# with conversions made by littleCMS' `transicc` (liblcms2-utils).
+# with conversions made by littleCMS' `transicc` (liblcms2-utils). The format tests read Vignette's
+# TIFF, BMP and ICO outputs back with ImageMagick's coders through that `vips` (magickload:
+# libmagickcore comes with libvips42, as libjxl, which JPEG XL goes through, does).
 TEST_PACKAGES := redis-server libvips-tools liblcms2-utils
 # Fixture tools (Fixtures/make-fixtures.sh), the whole-process benchmark peers, and the redis-server
 # the shared-cache benchmark starts on 127.0.0.1.

@@ -158,6 +158,8 @@ done
 $IM -loop 3 "${loop3[@]}" -strip "$OUT/animated-loop3.gif"
 img2webp -loop 3 -lossy -q 80 -m 6 "${webp_args[@]}" -o "$OUT/animated-loop3.webp" >/dev/null 2>&1
 vips tiffsave "$TMP/small.png" "$OUT/rgb.tiff" --compression deflate --predictor horizontal --strip
+# rgb.jxl, cut-short.jxl, hostile-huge.jxl (JPEG XL: a photo, cut short, a lying size header)
+"$FIX/make-jxl-fixtures.sh" "$OUT/rgb.tiff" "$OUT"
 
 # --------------------------------------------------------------------------
 # Colour: images whose pixels need their ICC profile (or the CMYK one assumed without it)
@@ -397,17 +399,17 @@ row() { # file expect
            lossy.webp lossless.webp alpha.webp animated.webp \
            thumbnail.heic avif.avif \
            still.gif animated.gif animated-loop3.gif animated-loop3.webp rgb.tiff \
-           adobergb.jpg srgb-profile.jpg p3-alpha.png prophoto16.png cmyk-alpha.tif; do
+           adobergb.jpg srgb-profile.jpg p3-alpha.png prophoto16.png cmyk-alpha.tif rgb.jxl; do
     row "$f" ok
   done
   for f in cut-short.jpg cut-short.png corrupt.jpg corrupt.png \
-           not-an-image.txt unknown.bin empty.jpg; do
+           not-an-image.txt unknown.bin empty.jpg cut-short.jxl; do
     row "$f" error
   done
   row huge-declared.png limit
   row line-1000x1.jpg ok
   for f in hostile-progressive.jpg hostile-coefficients.jpg hostile-missing-data.jpg \
-           hostile-wide16.png hostile-canvas.webp hostile-coded-size.avif; do
+           hostile-wide16.png hostile-canvas.webp hostile-coded-size.avif hostile-huge.jxl; do
     row "$f" limit
   done
 } > "$OUT/MANIFEST.tsv"

@@ -65,6 +65,7 @@ int vgn_open_module(const char *name) {
             // Types the module registered must never be unloaded.
             g_module_make_resident(module);
             loaded = 1;
+            if (strcmp(name, "jxl") == 0) vgn_allow_jxl();
         }
         g_free(path);
         g_free(libdir);
@@ -88,11 +89,18 @@ int vgn_init(const char *argv0, int redirect_modules) {
                       vgn_keep_log, NULL);
     // The Debian build carries ImageMagick, PDF and other loaders that corrupt input must never reach.
     vips_block_untrusted_set(TRUE);
+    // ... but not JPEG XL's (see vgn_allow_jxl), when libvips loaded its module already.
+    vgn_allow_jxl();
     // The pipeline caches what matters; libvips' operation cache would only hold memory.
     vips_cache_set_max(0);
     vips_cache_set_max_mem(0);
     vips_cache_set_max_files(0);
     return 0;
+}
+
+void vgn_allow_jxl(void) {
+    vips_operation_block_set("VipsForeignLoadJxl", FALSE);
+    vips_operation_block_set("VipsForeignSaveJxl", FALSE);
 }
 
 void vgn_unref(void *object) {
@@ -279,6 +287,21 @@ int vgn_pngsave(VipsImage *in, void **buffer, size_t *length, int compression, i
                 int strip) {
     return vips_pngsave_buffer(in, buffer, length, "compression", compression,
                                "interlace", interlace, "strip", strip, NULL);
+}
+
+int vgn_jxlsave(VipsImage *in, void **buffer, size_t *length, int quality, int effort, int lossless,
+                int strip) {
+    return vips_jxlsave_buffer(in, buffer, length, "Q", quality, "effort", effort, "lossless", lossless,
+                               "strip", strip, NULL);
+}
+
+int vgn_tiffsave(VipsImage *in, void **buffer, size_t *length, int compression, int quality, int strip) {
+    VipsForeignTiffCompression kind = (VipsForeignTiffCompression)compression;
+    VipsForeignTiffPredictor predictor = kind == VIPS_FOREIGN_TIFF_COMPRESSION_DEFLATE || kind == VIPS_FOREIGN_TIFF_COMPRESSION_LZW
+                                             ? VIPS_FOREIGN_TIFF_PREDICTOR_HORIZONTAL
+                                             : VIPS_FOREIGN_TIFF_PREDICTOR_NONE;
+    return vips_tiffsave_buffer(in, buffer, length, "compression", kind, "Q", quality, "predictor", predictor,
+                                "strip", strip, NULL);
 }
 
 int vgn_join_frames(VipsImage **frames, int count, VipsImage **out) {

@@ -10,11 +10,13 @@ import Vignette
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert one image to the format its output name's extension says (jpg, png, webp, heic, avif).",
+        abstract: "Convert one image to the format its output name's extension says (jpg, png, webp, heic, avif, jxl, tif, bmp, ico).",
         discussion: """
             The output is written whole or not at all (a temporary file renamed over it). Exit status: 0 when it \
             is written, 1 when the input cannot be read or decoded or the output cannot be written (one line on \
-            standard error, `vignette: INPUT: reason`, naming the path and the system's reason), 2 for a usage error.
+            standard error, `vignette: INPUT: reason`, naming the path and the system's reason), 2 for a usage error. \
+            An ICO holds at most 256x256 pixels: a larger input is refused (make the icon with \
+            `vignette thumbnail --size 256 --format ico`).
             """)
 
     @Argument(help: "The image to read.")
@@ -23,17 +25,17 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: "The file to write; its extension picks the format.")
     var output: String
 
-    @Option(help: "Quality 1–100 for JPEG, WebP, HEIC and AVIF.")
+    @Option(help: "Quality 1–100 for JPEG, WebP, HEIC, AVIF and JPEG XL.")
     var quality: Int?
 
-    @Flag(help: "Lossless WebP, HEIC or AVIF.")
+    @Flag(help: "Lossless WebP, HEIC, AVIF or JPEG XL.")
     var lossless = false
 
     func validate() throws {
         if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1–100, got \(quality)") }
         let format = try outputFormat()
-        if lossless, ![ImageFormat.webp, .heic, .avif].contains(format) {
-            throw ValidationError("--lossless applies to webp, heic and avif outputs, not \(format)")
+        if lossless, ![ImageFormat.webp, .heic, .avif, .jxl].contains(format) {
+            throw ValidationError("--lossless applies to webp, heic, avif and jxl outputs, not \(format)")
         }
     }
 
@@ -45,7 +47,13 @@ struct ConvertCommand: ParsableCommand {
         case "webp": return .webp
         case "heic", "heif": return .heic
         case "avif": return .avif
-        default: throw ValidationError("cannot tell the output format from '\(Console.escaped(output))': use .jpg, .png, .webp, .heic or .avif")
+        case "jxl": return .jxl
+        case "tif", "tiff": return .tiff
+        case "bmp": return .bmp
+        case "ico": return .ico
+        default:
+            throw ValidationError(
+                "cannot tell the output format from '\(Console.escaped(output))': use .jpg, .png, .webp, .heic, .avif, .jxl, .tif, .bmp or .ico")
         }
     }
 
@@ -64,6 +72,9 @@ struct ConvertCommand: ParsableCommand {
         case .avif(var options):
             options.lossless = lossless
             return .avif(options)
+        case .jxl(var options):
+            options.lossless = lossless
+            return .jxl(options)
         case let other:
             return other
         }

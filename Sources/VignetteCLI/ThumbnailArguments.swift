@@ -23,7 +23,7 @@ extension FrameSelection: ExpressibleByArgument {}
 
 /// `--format`: a format, or `auto` (`--alpha-format` for images with alpha, JPEG otherwise).
 enum OutputFormatChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case auto, jpeg, png, webp, heic, avif, gif
+    case auto, jpeg, png, webp, heic, avif, gif, jxl, tiff, bmp, ico
 
     /// The recipe's format: nil for auto.
     var format: ImageFormat? {
@@ -35,6 +35,10 @@ enum OutputFormatChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
         case .heic: .heic
         case .avif: .avif
         case .gif: .gif
+        case .jxl: .jxl
+        case .tiff: .tiff
+        case .bmp: .bmp
+        case .ico: .ico
         }
     }
 }

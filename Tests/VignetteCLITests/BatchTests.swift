@@ -7,7 +7,7 @@ struct BatchTests {
     static let brokenInFolder: Set = [
         "cut-short.jpg", "cut-short.png", "corrupt.jpg", "corrupt.png", "empty.jpg", "huge-declared.png",
         "hostile-progressive.jpg", "hostile-coefficients.jpg", "hostile-missing-data.jpg", "hostile-wide16.png",
-        "hostile-canvas.webp", "hostile-coded-size.avif",
+        "hostile-canvas.webp", "hostile-coded-size.avif", "cut-short.jxl", "hostile-huge.jxl",
     ]
 
     func report(_ result: CLIResult) throws -> (entries: [[String: Any]], totals: [String: Any]) {
@@ -25,7 +25,7 @@ struct BatchTests {
         let (entries, totals) = try report(a)
         let failed = Set(entries.filter { $0["error"] is String }.compactMap { ($0["input"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } })
         #expect(failed == Self.brokenInFolder)
-        #expect(totals["succeeded"] as? Int == 34)  // the good images of Fixtures/, animated-loop3.gif/.webp and the colour ones (srgb-profile.jpg too) included
+        #expect(totals["succeeded"] as? Int == 35)  // the good images of Fixtures/, animated-loop3.gif/.webp, the colour ones (srgb-profile.jpg too) and rgb.jxl included
         #expect(CLI.files(in: one) == CLI.files(in: two))
         for name in CLI.files(in: one) {
             #expect(try Data(contentsOf: one.appendingPathComponent(name)) == Data(contentsOf: two.appendingPathComponent(name)), "\(name)")

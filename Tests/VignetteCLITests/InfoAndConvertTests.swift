@@ -83,7 +83,7 @@ struct InfoAndConvertTests {
         #expect(broken.status == 1)
         #expect(broken.stderrLines.count == 1)
         #expect(CLI.files(in: out).isEmpty)
-        let unknown = try await CLI.run(["convert", CLI.fixtures.appendingPathComponent("baseline.jpg").path, out.appendingPathComponent("x.bmp").path])
+        let unknown = try await CLI.run(["convert", CLI.fixtures.appendingPathComponent("baseline.jpg").path, out.appendingPathComponent("x.xyz").path])
         #expect(unknown.status == 2)
         let lossyJPEG = try await CLI.run(["convert", CLI.fixtures.appendingPathComponent("baseline.jpg").path, target + ".jpg", "--lossless"])
         #expect(lossyJPEG.status == 2)

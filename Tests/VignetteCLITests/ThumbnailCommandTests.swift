@@ -124,7 +124,7 @@ struct ThumbnailCommandTests {
         ["thumbnail", "x.jpg", "--size", "0", "--out", "/tmp/v"],
         ["thumbnail", "x.jpg", "--size", "12x", "--out", "/tmp/v"],
         ["thumbnail", "x.jpg", "--size", "100", "--out", "/tmp/v", "--fit", "squash"],
-        ["thumbnail", "x.jpg", "--size", "100", "--out", "/tmp/v", "--format", "bmp"],
+        ["thumbnail", "x.jpg", "--size", "100", "--out", "/tmp/v", "--format", "pcx"],
         ["thumbnail", "x.jpg", "--size", "100", "--out", "/tmp/v", "--quality", "101"],
         ["thumbnail", "x.jpg", "--size", "100", "--out", "/tmp/v", "--jobs", "0"],
         ["thumbnail", "x.jpg", "--size", "100", "--out", "/tmp/v", "--name", "{bogus}.{ext}"],

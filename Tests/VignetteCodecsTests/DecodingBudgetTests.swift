@@ -9,7 +9,7 @@ private let hostileFixtures = FixtureEntry.all.filter { $0.file.hasPrefix("hosti
 struct DecodingBudgetTests {
     @Test("the hostile fixtures are there")
     func hostileFixturesExist() {
-        #expect(hostileFixtures.count == 6)
+        #expect(hostileFixtures.count == 7)
     }
 
     @Test("every hostile fixture is refused from its header in every mode, with the same verdict",
@@ -32,6 +32,7 @@ struct DecodingBudgetTests {
             ("hostile-wide16.png", "of memory"),
             ("hostile-canvas.webp", "makes 268402689 pixels"),
             ("hostile-coded-size.avif", "makes 289000000 pixels"),
+            ("hostile-huge.jxl", "goes through 10000000000 pixels"),
           ])
     func messages(file: String, phrase: String) {
         let error = expectImagingError { () throws(ImagingError) in try DecodeMode.thumbnailShrinkOnLoad.run(TestFiles.fixture(file)) }

@@ -67,6 +67,10 @@ struct ImgproxyURLTests {
             #expect(a != ImageRecipe(), "\(full) changed nothing")
         }
         #expect(try parse("/_/ext:avif/plain/local:///a.jpg").0.format == .avif)
+        for (name, format) in [("jxl", ImageFormat.jxl), ("tiff", .tiff), ("tif", .tiff), ("bmp", .bmp), ("ico", .ico)] {
+            #expect(try parse("/_/f:\(name)/plain/local:///a.jpg").0.format == format)
+            #expect(try parse("/_/w:10/plain/local:///a.jpg@\(name)").0.format == format)
+        }
         let (options, _) = try parse("/_/rs:fill-down:300:200/g:sm/q:55/bl:3/dpr:1.5/plain/local:///a.jpg")
         #expect(options.resizingType == .fillDown && options.width == 300 && options.height == 200)
         #expect(options.gravity == .attention && options.quality == 55 && options.blur == 3 && options.dpr == 1.5)
@@ -139,7 +143,7 @@ struct ImgproxyURLTests {
             #expect(error.status == 400, "\(path): \(error)")
             #expect(error.reason.count < 80)
         }
-        #expect(throws: ServerFailure(status: 415, "this server cannot write that format: Vignette cannot write \"bmp\"")) { try reader().parse("/_/w:10/plain/local:///a.jpg@bmp") }
+        #expect(throws: ServerFailure(status: 415, "this server cannot write that format: Vignette cannot write \"pcx\"")) { try reader().parse("/_/w:10/plain/local:///a.jpg@pcx") }
     }
 
     @Test("options to Vignette: the box times dpr, fits, gravity, enlarge, blur; unsupported operations are refused")

@@ -22,6 +22,12 @@ int vgn_init(const char *argv0, int redirect_modules);
 /// Opens libvips' dynamic module `name` ("heif", "jxl") once, thread-safely; 1 when the module is
 /// loaded (by this call or an earlier one), 0 when it is not available or libvips loaded its own.
 int vgn_open_module(const char *name);
+/// vips_operation_block_set(FALSE) on libvips' JPEG XL loaders and savers: libvips 8.14 flags them
+/// untrusted ("libjxl is relatively young", a 2022 note in jxlload.c), so vips_block_untrusted_set
+/// blocks them with ImageMagick's, while Vignette reads and writes JPEG XL through them (libjxl is
+/// the reference implementation and OSS-Fuzz fuzzes it; only bytes with a JXL signature reach it).
+/// A no-op until the jxl module is loaded; vgn_init and vgn_open_module call it.
+void vgn_allow_jxl(void);
 
 /* mallopt(M_ARENA_MAX, count): 1 on success (glibc). */
 int vgn_set_malloc_arena_max(int count);
@@ -108,6 +114,13 @@ int vgn_jpegsave(VipsImage *in, void **buffer, size_t *length, int quality, int 
                  int strip, int optimize_coding);
 int vgn_pngsave(VipsImage *in, void **buffer, size_t *length, int compression, int interlace,
                 int strip);
+/// vips_jxlsave_buffer (libjxl): `quality` 1-100 (libvips maps it to a butteraugli distance),
+/// `effort` 3-9, `lossless`; `strip` drops metadata (the ICC profile included).
+int vgn_jxlsave(VipsImage *in, void **buffer, size_t *length, int quality, int effort, int lossless,
+                int strip);
+/// vips_tiffsave_buffer (libtiff): `compression` a VipsForeignTiffCompression, `quality` for JPEG
+/// compression, the horizontal predictor for deflate and LZW; `strip` drops metadata.
+int vgn_tiffsave(VipsImage *in, void **buffer, size_t *length, int compression, int quality, int strip);
 
 // --- animation (variadic libvips calls and metadata set on a fresh copy) ---
 /// vips_arrayjoin of `count` images one above the other (`across` = 1): the frames of an animation

@@ -17,7 +17,9 @@ public func fuzzThumbnail(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt 
     if selector & 0x80 == 0 {
         _ = try? thumbnailer.thumbnail(data)
     } else {
-        let formats: [EncodingFormat] = [.jpeg(JPEGOptions()), .png(PNGOptions()), .webp(WebPOptions())]
+        let formats: [EncodingFormat] = [
+            .jpeg(JPEGOptions()), .png(PNGOptions()), .webp(WebPOptions()), .jxl(JXLOptions(effort: 3)), .tiff(TIFFOptions()), .bmp, .ico,
+        ]
         _ = try? thumbnailer.encodedThumbnail(data, as: formats[selector % formats.count])
     }
     if selector & 0x20 != 0 { _ = try? ImageDecoder().decode(data) }

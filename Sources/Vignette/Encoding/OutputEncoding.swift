@@ -71,6 +71,15 @@ extension EncodingFormat {
             "avif(q\(o.quality),\(o.lossless ? "lossless" : "lossy"),\(o.chroma.rawValue),s\(o.speed))"
         case .gif(let o):
             "gif(e\(o.effort),b\(o.bitDepth),d\(o.dither))"
+        case .jxl(let o):
+            "jxl(q\(o.quality),\(o.lossless ? "lossless" : "lossy"),e\(o.effort))"
+        case .tiff(let o):
+            // The quality matters to JPEG compression only.
+            "tiff(\(o.compression.rawValue)\(o.compression == .jpeg ? ",q\(o.quality)" : ""),\(o.keepMetadata ? "keep" : "strip"))"
+        case .bmp:
+            "bmp"
+        case .ico:
+            "ico"
         }
     }
 }

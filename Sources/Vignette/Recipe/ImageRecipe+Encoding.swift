@@ -8,7 +8,7 @@ extension ImageRecipe {
     }
 
     /// The formats this recipe can write (`format`, and what `encoding(accepting:)` chooses).
-    public static let writableFormats: [ImageFormat] = [.jpeg, .png, .webp, .avif, .heic, .gif]
+    public static let writableFormats: [ImageFormat] = [.jpeg, .png, .webp, .avif, .heic, .gif, .jxl, .tiff, .bmp, .ico]
 
     /// The quality `format` is written at: `formatQuality`'s, else `quality`, else the default.
     public func quality(for format: ImageFormat) -> Int {
@@ -31,6 +31,10 @@ extension ImageRecipe {
         case .heic: return .heic(HEIFOptions(quality: quality(for: .heic)))
         case .avif: return .avif(HEIFOptions(quality: quality(for: .avif)))
         case .gif: return .gif(GIFOptions())
+        case .jxl: return .jxl(JXLOptions(quality: quality(for: .jxl)))
+        case .tiff: return .tiff(TIFFOptions(keepMetadata: keep))
+        case .bmp: return .bmp
+        case .ico: return .ico
         default: return nil
         }
     }

@@ -201,6 +201,10 @@ public struct ImgproxyOptions: Sendable {
         case "avif": return .avif
         case "heic", "heif": return .heic
         case "gif": return .gif
+        case "jxl": return .jxl
+        case "tiff", "tif": return .tiff
+        case "bmp": return .bmp
+        case "ico": return .ico
         default: throw ImagingError(.unsupportedFormat, "Vignette cannot write \(shown(String(text)))")
         }
     }

@@ -22,6 +22,9 @@ struct DecodingCost: Equatable {
     /// Lines of the decoded width counted as in flight while libvips streams an image. Measured:
     /// a 8388607×8 16-bit PNG thumbnailed to 256 px peaked at 1.6 GB, about 32 lines of 50 MB.
     static let linesInFlight = 32
+
+    /// libjxl's decoding memory a pixel beyond the decoded pixels (see `of(source:header:decoded:frames:)`).
+    static let libjxlBytesPerPixel = 4
 }
 
 extension DecodingCost {
@@ -48,6 +51,12 @@ extension DecodingCost {
                 extraMemory = frame.coefficientBytes
                 note = " (libjpeg keeps the coefficients of the whole image for a \(frame.isProgressive ? "progressive" : "multi-scan") JPEG)"
             }
+        case .jxl:
+            // libvips 8.14's jxlload decodes the whole image into memory, and libjxl keeps frame
+            // buffers of its own beside it: measured with `vips copy` of 6- and 24-megapixel
+            // 8-bit RGB files, 5.7–6.3 bytes a pixel in all, so about 4 beyond the pixels.
+            extraMemory = Int.saturating(stored.width, stored.height, libjxlBytesPerPixel)
+            note = " (libjxl's own buffers beside the pixels)"
         case .webp where header.pageCount > 1:
             // Animation frames are decoded and composed on the full canvas, as RGBA, before any
             // scaling (GIF frames are canvas-sized anyway, and GIF has no shrink-on-load).

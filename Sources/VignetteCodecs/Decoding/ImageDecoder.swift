@@ -10,7 +10,10 @@ internal import CVips
 /// Loading goes through libvips' loaders (`vips_image_new_from_source`, sequential access) over a
 /// private copy of the bytes; HEIF thumbnail items are read with libheif. Untrusted loaders are
 /// blocked for the whole process, so bytes in formats such as PDF, SVG-through-ImageMagick or
-/// anything only ImageMagick reads give `ImagingError.Kind.unsupportedFormat`.
+/// anything only ImageMagick reads (BMP and ICO among them) give
+/// `ImagingError.Kind.unsupportedFormat`. JPEG XL, which libvips 8.14 also flags untrusted, is
+/// let through (libvips' `jxlload`, libjxl): its header gives the size the budget is checked
+/// against before libjxl decodes a pixel.
 public struct ImageDecoder: Sendable {
     /// The budget every probe and decode is checked against, from the header, before any pixel.
     public var limits: DecodingLimits

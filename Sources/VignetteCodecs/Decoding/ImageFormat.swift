@@ -19,6 +19,12 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, Custom
     public static let gif = ImageFormat(rawValue: "gif")
     /// TIFF (libtiff through libvips).
     public static let tiff = ImageFormat(rawValue: "tiff")
+    /// JPEG XL (libjxl through libvips' `jxlload`/`jxlsave`), media type image/jxl.
+    public static let jxl = ImageFormat(rawValue: "jxl")
+    /// BMP: written by Vignette (`BMPWriter`); not read (libvips reads it only through ImageMagick).
+    public static let bmp = ImageFormat(rawValue: "bmp")
+    /// ICO: a PNG in an icon container, written by Vignette (`ICOWriter`); not read.
+    public static let ico = ImageFormat(rawValue: "ico")
 
     /// The name.
     public var description: String { rawValue }
@@ -50,6 +56,7 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, Custom
         case "heif": return .heic
         case "gif", "nsgif": return .gif
         case "tiff": return .tiff
+        case "jxl": return .jxl
         default: return ImageFormat(rawValue: name)
         }
     }

@@ -93,6 +93,17 @@ public enum EncodingFormat: Sendable, Hashable, Codable {
     case avif(HEIFOptions)
     /// GIF through libvips' `vips_gifsave_buffer`; animations keep their frames (see `GIFOptions`).
     case gif(GIFOptions)
+    /// JPEG XL through libvips' `vips_jxlsave_buffer` (libjxl).
+    case jxl(JXLOptions)
+    /// TIFF through libvips' `vips_tiffsave_buffer` (libtiff).
+    case tiff(TIFFOptions)
+    /// BMP written by Vignette's `BMPWriter` (libvips 8.14 has no BMP saver but ImageMagick's,
+    /// which is blocked): 24-bit BGR, or 32-bit BGRA with a `BITMAPV4HEADER` for images with alpha.
+    case bmp
+    /// ICO written by Vignette's `ICOWriter`: one PNG image (`PNGWriter` or `vips_pngsave_buffer`)
+    /// in an ICO container. ICO holds at most 256×256: a larger image is refused with
+    /// `ImagingError.Kind.invalidArgument`, as imgproxy does; resize it first.
+    case ico
 
     /// The format written.
     public var format: ImageFormat {
@@ -103,6 +114,10 @@ public enum EncodingFormat: Sendable, Hashable, Codable {
         case .heic: .heic
         case .avif: .avif
         case .gif: .gif
+        case .jxl: .jxl
+        case .tiff: .tiff
+        case .bmp: .bmp
+        case .ico: .ico
         }
     }
 
@@ -117,6 +132,14 @@ public enum EncodingFormat: Sendable, Hashable, Codable {
         case .heic, .avif: 20
         // libvips' GIF saver quantises a whole frame at a time (RGBA in, an index byte out).
         case .gif: 5
+        case .jxl(let options): options.workingBytesPerPixel
+        // libtiff compresses strip by strip as libvips streams them (a 6-megapixel deflate TIFF
+        // peaked 1.5 MB above the PNG saver's streamed run).
+        case .tiff: 0
+        // BMPWriter holds the pixels (up to 4 bytes) and the file it writes (up to 4 more).
+        case .bmp: 8
+        // At most 256×256: the pixels, the PNG and the file; small whatever the count.
+        case .ico: 8
         }
     }
 }

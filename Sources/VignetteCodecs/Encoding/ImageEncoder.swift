@@ -9,7 +9,9 @@ internal import CVips
 /// Encodes images: JPEG through libvips' saver or, for plain pixels in memory, libjpeg-turbo
 /// (`TurboJPEG.encode(pixels:…)`), GIF through libvips' saver, PNG through libdeflate (`PNGWriter`) or,
 /// with metadata or a profile to carry or past its size, libvips' saver, WebP through libwebp, HEIC
-/// and AVIF through libheif.
+/// and AVIF through libheif, JPEG XL through libvips' `vips_jxlsave_buffer` (libjxl), TIFF through
+/// libvips' `vips_tiffsave_buffer` (libtiff), BMP and ICO through Vignette's own writers
+/// (`BMPWriter`, `ICOWriter`, the PNG inside an ICO through `PNGWriter`).
 public enum ImageEncoder {
     /// `image` encoded as `format`. Pixels are first brought to 8-bit sRGB (or grey); JPEG, which
     /// has no alpha, gets alpha flattened onto white.
@@ -19,8 +21,10 @@ public enum ImageEncoder {
     /// pixels, so it is written even when metadata are stripped: JPEG (APP2 segments added to
     /// `vips_jpegsave_buffer`'s stripped output), PNG (`vips_pngsave_buffer` of a copy with only
     /// the profile left), WebP (an ICCP chunk, libwebpmux), HEIC and AVIF
-    /// (`heif_image_set_raw_color_profile`). GIF holds no profile: its pixels are converted through
-    /// the profile to sRGB (`vips_icc_transform`) first.
+    /// (`heif_image_set_raw_color_profile`), JPEG XL and TIFF (libvips' savers, given a copy with
+    /// only the profile left). GIF, BMP and ICO hold no profile: their pixels are converted through
+    /// the profile to sRGB (`vips_icc_transform`) first. ICO holds at most 256×256 pixels: a larger
+    /// image is refused with `.invalidArgument` (as imgproxy does), not scaled.
     ///
     /// The memory the encode will need (the image's pixels plus the encoder's own buffers: libwebp
     /// and libheif copy the picture into planes of their own) is checked against
@@ -34,6 +38,8 @@ public enum ImageEncoder {
         _ image: Image, as format: EncodingFormat, limits: DecodingLimits = .untrusted, cancellation: ImagingCancellation? = nil
     ) throws(ImagingError) -> Data {
         try ImagingRuntime.ensureInitialised()
+        // An image ICO cannot hold is refused as such, whatever its size would cost.
+        if case .ico = format { try ICOWriter.checkSize(of: image) }
         try limits.check(.ofEncoding(image, as: format))
         switch format {
         case .jpeg(let options):
@@ -55,14 +61,11 @@ public enum ImageEncoder {
             return ProfileEmbedding.jpeg(encoded, profile: profile)
         case .png(let options):
             try check(options.compression, in: 0...9, "PNG compression")
-            var standard = try image.standardizedToSRGB8()
-            // Stripped but with a profile: a copy with nothing else left, saved without stripping.
-            let strip = !options.keepMetadata && standard.iccProfile == nil
+            let (standard, strip) = try forSaver(image.standardizedToSRGB8(), keepMetadata: options.keepMetadata)
             // Nothing but pixels, of a size held in memory: libdeflate's compressor, at once.
             if strip, PNGWriter.applies(width: standard.width, height: standard.height, bands: standard.bands) {
                 return try PNGWriter.encode(standard.materialized(cancellation: cancellation).pixels(), compression: options.compression)
             }
-            if !options.keepMetadata, !strip { standard = try standard.keepingOnlyProfile() }
             return try save(standard, cancellation) { buffer, length in
                 vgn_pngsave(standard.pointer, buffer, length, Int32(options.compression), 0, strip ? 1 : 0)
             }
@@ -77,6 +80,14 @@ public enum ImageEncoder {
             return try HEIFEncoder.encode(image.materialized(cancellation: cancellation), codec: .av1, options: options)
         case .gif(let options):
             return try GIFEncoder.encode(image.materialized(cancellation: cancellation), options: options)
+        case .jxl(let options):
+            return try JXLEncoder.encode(image, options: options, cancellation: cancellation)
+        case .tiff(let options):
+            return try TIFFEncoder.encode(image, options: options, cancellation: cancellation)
+        case .bmp:
+            return try BMPWriter.encode(image.materialized(cancellation: cancellation).convertedToSRGB().pixels())
+        case .ico:
+            return try ICOWriter.encode(image, cancellation: cancellation)
         }
     }
 
@@ -92,6 +103,16 @@ public enum ImageEncoder {
         return UnsafePointer(data)
     }
 
+    /// What a libvips saver that writes every metadata field it finds (PNG, TIFF, JPEG XL) is given,
+    /// and whether it strips: `image` as it is when metadata are kept (not stripped) or it has no
+    /// profile (stripped unless kept); stripped but with a profile, which is needed to read its
+    /// pixels, a copy with nothing else left, saved without stripping.
+    static func forSaver(_ image: Image, keepMetadata: Bool) throws(ImagingError) -> (image: Image, strip: Bool) {
+        if keepMetadata { return (image, false) }
+        guard image.iccProfile != nil else { return (image, true) }
+        return (try image.keepingOnlyProfile(), false)
+    }
+
     static func check(_ value: Int, in range: ClosedRange<Int>, _ name: String) throws(ImagingError) {
         guard range.contains(value) else {
             throw ImagingError(.invalidArgument, "\(name) must be \(range.lowerBound)–\(range.upperBound), got \(value)")
@@ -100,7 +121,7 @@ public enum ImageEncoder {
 
     /// Runs a libvips saver and copies its g_malloc'd buffer into `Data`, freeing it at once.
     /// The saver pulls `image`'s pixels; `cancellation`, when given, watches that evaluation.
-    private static func save(
+    static func save(
         _ image: Image, _ cancellation: ImagingCancellation?,
         _ saver: (UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutablePointer<Int>) -> Int32
     ) throws(ImagingError) -> Data {

@@ -169,6 +169,9 @@ extension ThumbnailServer {
         case .heic: "image/heic"
         case .gif: "image/gif"
         case .tiff: "image/tiff"
+        case .jxl: "image/jxl"
+        case .bmp: "image/bmp"
+        case .ico: "image/x-icon"
         default: "application/octet-stream"
         }
     }
