@@ -85,12 +85,13 @@ extension EncodingFormat {
 }
 
 extension EncodingFormat {
-    /// The format's quality, for the lossy ones (JPEG, lossy WebP, HEIC, AVIF); nil otherwise.
+    /// The format's quality, for the lossy ones (JPEG, lossy WebP, HEIC, AVIF, JPEG XL); nil otherwise.
     var lossyQuality: Int? {
         switch self {
         case .jpeg(let o): o.quality
         case .webp(let o): o.lossless ? nil : o.quality
         case .heic(let o), .avif(let o): o.lossless ? nil : o.quality
+        case .jxl(let o): o.lossless ? nil : o.quality
         default: nil
         }
     }
@@ -110,6 +111,9 @@ extension EncodingFormat {
         case .avif(var o):
             o.quality = quality
             return .avif(o)
+        case .jxl(var o):
+            o.quality = quality
+            return .jxl(o)
         default:
             return self
         }

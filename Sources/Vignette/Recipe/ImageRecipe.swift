@@ -112,7 +112,7 @@ public struct ImageRecipe: Sendable, Hashable, Codable {
     /// PNG by default (`vignette thumbnail --alpha-format`).
     public var alphaFormat: ImageFormat = .png
     /// The most bytes the result may have: the quality is lowered (by bisection) until it fits,
-    /// or the smallest result is given; 0 is no limit. Applies to JPEG, WebP, AVIF and HEIC.
+    /// or the smallest result is given; 0 is no limit. Applies to JPEG, WebP, AVIF, HEIC and JPEG XL.
     public var maxBytes = 0
     /// Limits for this result that may only lower the configured ones.
     public var limits = Limits()

@@ -70,6 +70,7 @@ extension ImgproxyOptions {
         case "heic", "heif": return .heic
         case "gif": return .gif
         case "tiff", "tif": return .tiff
+        case "jxl": return .jxl
         default: throw invalid("skip_processing: unknown format \(shown(String(text)))")
         }
     }
