@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(
             name: "VignetteCLITests",
             dependencies: [
-                "VignetteCodecs", "VignetteCLI", "LoopbackHTTPServer", "RedisTestServer", "ChildProcess",
+                "Vignette", "VignetteCodecs", "VignetteCLI", "LoopbackHTTPServer", "RedisTestServer", "ChildProcess",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         // An HTTP/1.1 server on 127.0.0.1 for the tests: ranges, validators, stalls, cut-offs, dribbling.
