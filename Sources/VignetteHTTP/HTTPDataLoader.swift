@@ -20,7 +20,7 @@ import Vignette
 public final class HTTPDataLoader: DataLoading {
     /// The limits and manners it was made with.
     public let configuration: Configuration
-    private let client: HTTPClient
+    let client: HTTPClient
     private let fallback: any DataLoading
     let resumableDownloads: ResumableDownloads
 
@@ -60,19 +60,16 @@ public final class HTTPDataLoader: DataLoading {
     public static let hostHeaderKey = "vignette.http.host"
 
     /// GETs `.url` sources (`HTTPClient.execute`, body streamed), resuming or revalidating as the
-    /// context and the kept partial data allow; throws `HTTPLoadingError` or `CancellationError`.
+    /// context and the kept partial data allow; `s3://` and `gs://` URLs go to the configured S3
+    /// endpoint, signed (`configuration.s3`). Throws `HTTPLoadingError` or `CancellationError`.
     public func loadData(for request: ImageRequest, context: DataLoadingContext) async throws -> LoadedData {
         guard case .url(let url) = request.source else { return try await fallback.loadData(for: request, context: context) }
         let address = url.absoluteString
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
-            throw HTTPLoadingError(.invalidURL, url: address, message: "not an http(s) URL")
-        }
+        let target = try Target(url, s3: configuration.s3)
         if let limiter = configuration.rateLimiter { try await limiter.acquire() }
 
-        var outgoing = HTTPClientRequest(url: address)
-        outgoing.headers.add(name: "User-Agent", value: configuration.userAgent)
-        for (name, value) in configuration.headers { outgoing.headers.add(name: name, value: value) }
-        if let host = request.userInfo[HTTPDataLoader.hostHeaderKey] as? String {
+        var outgoing = outgoingRequest(to: target)
+        if target.s3 == nil, let host = request.userInfo[HTTPDataLoader.hostHeaderKey] as? String {
             outgoing.headers.replaceOrAdd(name: "Host", value: host)
         }
         var partial: ResumableDownloads.Partial?
@@ -106,7 +103,7 @@ public final class HTTPDataLoader: DataLoading {
         if status == 206, let partial, Self.contentRangeStart(response.headers) == partial.data.count {
             data = partial.data
         } else if !(200...299).contains(status) || status == 206 {
-            throw HTTPLoadingError(.badStatus, url: address, statusCode: status, message: "HTTP \(status) \(response.status.reasonPhrase)")
+            throw await badStatus(response, of: target)
         }
         let body = try await receiveBody(of: response, after: data, url: address, context: context)
         return LoadedData(
@@ -114,9 +111,31 @@ public final class HTTPDataLoader: DataLoading {
             mayBeStored: !CacheHeaders.forbidsStoring(response.headers))
     }
 
+    /// The request to `target`: the User-Agent, the configured headers, and an S3 request's signature.
+    func outgoingRequest(to target: Target) -> HTTPClientRequest {
+        var outgoing = HTTPClientRequest(url: target.url)
+        outgoing.headers.add(name: "User-Agent", value: configuration.userAgent)
+        for (name, value) in configuration.headers { outgoing.headers.add(name: name, value: value) }
+        if let s3 = target.s3, let signer = configuration.s3?.signer {
+            outgoing.headers.replaceOrAdd(name: "Host", value: s3.hostHeader)
+            for (name, value) in signer.headers(for: s3, date: Date()) { outgoing.headers.replaceOrAdd(name: name, value: value) }
+        }
+        return outgoing
+    }
+
+    /// The error for a response with a status that is not a success: the status line, and for S3
+    /// the error code its body names (`NoSuchKey`, `SignatureDoesNotMatch`; never the rest of the
+    /// body, which may echo the request).
+    func badStatus(_ response: HTTPClientResponse, of target: Target) async -> HTTPLoadingError {
+        let status = Int(response.status.code)
+        var message = "HTTP \(status) \(response.status.reasonPhrase)"
+        if target.s3 != nil, let code = await S3ErrorCode.read(from: response.body) { message += " (S3: \(code))" }
+        return HTTPLoadingError(.badStatus, url: target.address, statusCode: status, message: message)
+    }
+
     /// Streams the body onto `prefix` within the size limit; keeps what arrived for a resume when
     /// the stream breaks off and the server allows ranges.
-    private func receiveBody(
+    func receiveBody(
         of response: HTTPClientResponse, after prefix: Data, url: String, context: DataLoadingContext
     ) async throws -> Data {
         let limit = configuration.maximumResponseSize
