@@ -104,7 +104,10 @@ struct SigV4ReferenceTests {
         try JSONEncoder().encode(cases).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("sigv4_reference.py").path
-        let process = try ChildProcess(python, [script, file.path], killAfter: .seconds(120))
+        // No AWS_* variable or config file of the machine's may change what botocore does
+        // (AWS_ENDPOINT_URL, a profile's addressing style).
+        let environment = ["PATH": "/usr/bin:/bin", "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null"]
+        let process = try ChildProcess(python, [script, file.path], environment: environment, killAfter: .seconds(120))
         let result = await process.result()
         try #require(result.termination == .exited(0), Comment(rawValue: "sigv4_reference.py failed: \(result.standardError.suffix(2000))"))
         return try JSONDecoder().decode([Reference].self, from: Data(result.output))
