@@ -58,6 +58,6 @@ extension HTTPDataLoader {
         let status = Int(response.status.code)
         guard (200...299).contains(status), status != 206 else { throw await badStatus(response, of: target) }
         let ignored = DataLoadingContext(received: { _, _ in }, progress: { _, _ in })
-        return try await receiveBody(of: response, after: Data(), url: target.address, context: ignored)
+        return try await receiveBody(of: response, after: Data(), url: target.address, context: ignored, resumable: false)
     }
 }

@@ -8,11 +8,12 @@ import NIOCore
 import NIOHTTP1
 import Vignette
 
-/// Loads `.url` sources over HTTP(S) with AsyncHTTPClient (other sources go to `fallback`, the
-/// file loader by default): bodies streamed with progress, a maximum response size, connect,
-/// read and request timeouts, a redirect limit, typed errors with the status, a token-bucket
-/// rate limiter, resumable downloads (`Range` + `If-Range` after a download broke off, when the
-/// server sent `Accept-Ranges: bytes` and a validator) and revalidation of the disk cache's
+/// Loads `.url` sources over HTTP(S) with AsyncHTTPClient, and `s3://` ones signed to the
+/// configured S3 endpoint (`Configuration.s3`); other sources go to `fallback`, the file loader by
+/// default. Bodies streamed with progress, a maximum response size, connect, read and request
+/// timeouts, a redirect limit, typed errors with the status, a token-bucket rate limiter,
+/// resumable downloads (`Range` + `If-Range` after a download broke off, when the server sent
+/// `Accept-Ranges: bytes` and a validator; not for S3) and revalidation of the disk cache's
 /// expired copies (`If-None-Match` / `If-Modified-Since`; 304 reuses the cached bytes).
 ///
 /// Use one loader for many requests: it owns an `HTTPClient` (a connection pool), shut down when
@@ -76,7 +77,7 @@ public final class HTTPDataLoader: DataLoading {
         if let cached = context.cached {
             if let etag = cached.metadata.etag { outgoing.headers.add(name: "If-None-Match", value: etag) }
             if let lastModified = cached.metadata.lastModified { outgoing.headers.add(name: "If-Modified-Since", value: lastModified) }
-        } else if let resumable = resumableDownloads.take(for: address) {
+        } else if target.s3 == nil, let resumable = resumableDownloads.take(for: address) {
             partial = resumable
             outgoing.headers.add(name: "Range", value: "bytes=\(resumable.data.count)-")
             outgoing.headers.add(name: "If-Range", value: resumable.validator)
@@ -105,7 +106,9 @@ public final class HTTPDataLoader: DataLoading {
         } else if !(200...299).contains(status) || status == 206 {
             throw await badStatus(response, of: target)
         }
-        let body = try await receiveBody(of: response, after: data, url: address, context: context)
+        // S3 does not document If-Range: a broken S3 download starts over rather than risk
+        // joining two versions of an object.
+        let body = try await receiveBody(of: response, after: data, url: address, context: context, resumable: target.s3 == nil)
         return LoadedData(
             data: body, metadata: CacheHeaders.metadata(of: response.headers, now: now),
             mayBeStored: !CacheHeaders.forbidsStoring(response.headers))
@@ -134,9 +137,9 @@ public final class HTTPDataLoader: DataLoading {
     }
 
     /// Streams the body onto `prefix` within the size limit; keeps what arrived for a resume when
-    /// the stream breaks off and the server allows ranges.
+    /// the stream breaks off, the server allows ranges and the caller can resume (`resumable`).
     func receiveBody(
-        of response: HTTPClientResponse, after prefix: Data, url: String, context: DataLoadingContext
+        of response: HTTPClientResponse, after prefix: Data, url: String, context: DataLoadingContext, resumable: Bool = true
     ) async throws -> Data {
         let limit = configuration.maximumResponseSize
         let declared = Self.contentLength(response.headers)
@@ -148,7 +151,8 @@ public final class HTTPDataLoader: DataLoading {
         // From here prefix.count + declared <= limit: no overflow below.
         let total = declared.map { Int64(prefix.count + $0) } ?? -1
         let acceptsRanges = response.headers[canonicalForm: "Accept-Ranges"].contains { $0.lowercased() == "bytes" }
-        let validator = acceptsRanges && configuration.resumableDataLimit > 0 ? CacheHeaders.rangeValidator(of: response.headers) : nil
+        let validator = resumable && acceptsRanges && configuration.resumableDataLimit > 0
+            ? CacheHeaders.rangeValidator(of: response.headers) : nil
         var data = prefix
         // The server's word is untrusted: reserve for at most the first MiB; appends grow the
         // buffer geometrically past it.
