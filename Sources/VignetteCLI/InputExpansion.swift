@@ -67,9 +67,9 @@ enum InputExpansion {
     static func s3Prefix(_ input: String) -> S3Location? {
         guard S3Location.hasScheme(input) else { return nil }
         let starred = input.hasSuffix("*")
-        guard var location = try? S3Location(parsing: starred ? String(input.dropLast()) : input), location.versionID == nil else { return nil }
-        guard starred || location.isPrefix else { return nil }
-        location.versionID = nil
+        guard let location = try? S3Location(parsing: starred ? String(input.dropLast()) : input), location.versionID == nil,
+            starred || location.isPrefix
+        else { return nil }
         return location
     }
 

@@ -32,6 +32,16 @@ struct S3InputTests {
         let info = try ImageDecoder().probe(fileAt: out.appendingPathComponent("1.jpg").path)
         #expect(max(info.width, info.height) == 32)
 
+        // A key ending in * is a prefix too; a prefix with no image is a failure of its own.
+        let starred = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: starred) }
+        let star = try await CLI.run(
+            ["thumbnail", "s3://photos/album*", "s3://photos/nothing/", "--size", "32", "--out", starred.path, "--s3-endpoint", server.endpoint],
+            environment: environment)
+        #expect(star.status == 1)
+        #expect(CLI.files(in: starred) == ["1.jpg", "2 two.png", "3.jpg"])
+        #expect(star.stderr.contains("s3://photos/nothing/") && star.stderr.contains("no image under this prefix"), "\(star.stderr)")
+
         // One object, the endpoint from the environment, temporary credentials.
         let single = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: single) }
