@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // HMAC-SHA256 and SHA-256 for AWS Signature Version 4 (s3:// sources); no AWS SDK is used.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -69,6 +71,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // The shared result cache on Redis (hiredis), kept apart so the core builds without it.
         .target(
@@ -118,13 +121,16 @@ let package = Package(
         .testTarget(
             name: "VignetteServerTests",
             dependencies: [
-                "VignetteServer", "LoopbackHTTPServer", "RedisTestServer", "TestTiming",
+                "VignetteServer", "LoopbackHTTPServer", "RedisTestServer", "S3TestServer", "TestTiming",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         .executableTarget(name: "DataCacheWriter", dependencies: ["Vignette"], path: "Tests/DataCacheWriter"),
-        .testTarget(name: "VignetteHTTPTests", dependencies: ["VignetteHTTP", "LoopbackHTTPServer", "TestTiming"]),
+        .testTarget(
+            name: "VignetteHTTPTests", dependencies: ["VignetteHTTP", "LoopbackHTTPServer", "TestTiming", "S3TestServer", "ChildProcess"],
+            // botocore's signatures, the reference the SigV4 tests compare with (run with .venv-test's Python).
+            exclude: ["S3/sigv4_reference.py"]),
         .testTarget(
             name: "VignetteRedisTests",
             dependencies: [
@@ -132,6 +138,9 @@ let package = Package(
             ]),
         // A redis-server of the tests' own on 127.0.0.1 (a free port), started and stopped by them.
         .target(name: "RedisTestServer", dependencies: ["ChildProcess"], path: "Tests/RedisTestServer"),
+        // moto's S3-compatible server on 127.0.0.1 (a free port), filled and started by the tests
+        // with the Python of .venv-test (Scripts/test-venv.sh).
+        .target(name: "S3TestServer", dependencies: ["ChildProcess"], path: "Tests/S3TestServer", exclude: ["s3_test_server.py"]),
         // `eventually`, the tests' one wait for something to happen, longer under a sanitizer.
         .target(name: "TestTiming", path: "Tests/TestTiming"),
         // Child processes for the tests: posix_spawn with no inherited descriptors, ended by waitid,
@@ -140,7 +149,7 @@ let package = Package(
         .testTarget(
             name: "VignetteCLITests",
             dependencies: [
-                "Vignette", "VignetteCodecs", "VignetteCLI", "LoopbackHTTPServer", "RedisTestServer", "ChildProcess",
+                "Vignette", "VignetteCodecs", "VignetteCLI", "LoopbackHTTPServer", "RedisTestServer", "S3TestServer", "ChildProcess",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         // An HTTP/1.1 server on 127.0.0.1 for the tests: ranges, validators, stalls, cut-offs, dribbling.

@@ -12,8 +12,11 @@ struct InfoCommand: ParsableCommand {
         commandName: "info",
         abstract: "Print each file's (or URL's) header (format, size, bands, alpha, orientation, pages, embedded thumbnail) as one JSON line.")
 
-    @Argument(help: "Image files or http(s) URLs.")
+    @Argument(help: "Image files, http(s) URLs or s3:// objects.")
     var files: [String]
+
+    @OptionGroup(title: "S3")
+    var s3: S3Flags
 
     @Option(help: "Also decode a small thumbnail and add its placeholder string: thumbhash (base64) or blurhash.")
     var placeholder: PlaceholderKind?
@@ -24,7 +27,7 @@ struct InfoCommand: ParsableCommand {
 
     func run() throws {
         let decoder = ImageDecoder()
-        let remote = files.contains(where: RemoteInputs.isURL) ? try RemoteInputs(folder: nil, limits: decoder.limits) : nil
+        let remote = files.contains(where: RemoteInputs.isURL) ? try RemoteInputs(folder: nil, limits: decoder.limits, s3: try s3.configuration()) : nil
         defer { remote?.finish() }
         var failed = false
         for (position, file) in files.enumerated() {

@@ -4,9 +4,12 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
+import Vignette
+import VignetteHTTP
 
-/// Turns the command line's inputs into files: an http(s) URL stays as it is, a directory gives its
-/// images (recursively, sorted), a pattern that names no file is expanded as a shell glob (for
+/// Turns the command line's inputs into files: an http(s) URL or an s3 object stays as it is, a
+/// directory gives its images (recursively, sorted), an s3 prefix (`s3://BUCKET/`, a key ending in
+/// `/`, or one ending in `*`) the images listed under it (sorted by key), a pattern that names no file is expanded as a shell glob (for
 /// scripts that quote it), anything else is taken as it is (and fails later, with its own line, if
 /// it is no image). An input given twice counts once.
 enum InputExpansion {
@@ -26,11 +29,15 @@ enum InputExpansion {
         var problems: [(input: String, reason: String, shardKey: String?)] = []
     }
 
-    static func expand(_ inputs: [String]) -> Result {
+    /// The files of `inputs`; `remote` lists the objects under an s3 prefix (nil: s3 prefixes fail,
+    /// each with a line).
+    static func expand(_ inputs: [String], remote: RemoteInputs? = nil) -> Result {
         var result = Result()
         var seen = Set<String>()
         for input in inputs where seen.insert(input).inserted {
-            if RemoteInputs.isURL(input) {
+            if let prefix = s3Prefix(input) {
+                expand(prefix, input: input, remote: remote, into: &result)
+            } else if RemoteInputs.isURL(input) {
                 result.files.append(input)
                 result.shardKeys.append(input)
             } else if OutputFile.isDirectory(input) {
@@ -53,6 +60,40 @@ enum InputExpansion {
             }
         }
         return result
+    }
+
+    /// The location to list when `input` is an s3 prefix: no key, a key ending in `/`, or one
+    /// ending in `*` (the star dropped); nil for anything else (an object, a file, a bad URL).
+    static func s3Prefix(_ input: String) -> S3Location? {
+        guard S3Location.hasScheme(input) else { return nil }
+        let starred = input.hasSuffix("*")
+        guard let location = try? S3Location(parsing: starred ? String(input.dropLast()) : input), location.versionID == nil,
+            starred || location.isPrefix
+        else { return nil }
+        return location
+    }
+
+    /// The images under `prefix` (their keys' extensions, as in folders), as s3 URLs; what
+    /// `--shard` hashes is the key after the prefix. A listing that fails, or finds no image, is a problem.
+    private static func expand(
+        _ prefix: S3Location, input: String, remote: RemoteInputs?, into result: inout Result
+    ) {
+        guard let remote else {
+            result.problems.append((input, "cannot list: s3 inputs need S3 credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)", nil))
+            return
+        }
+        do {
+            let images = try remote.objects(under: prefix).filter { object in
+                let name = object.key.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+                guard let dot = name.lastIndex(of: "."), !object.key.hasSuffix("/") else { return false }
+                return imageExtensions.contains(name[name.index(after: dot)...].lowercased())
+            }
+            if images.isEmpty { result.problems.append((input, "no image under this prefix", input)) }
+            result.files += images.map(\.description)
+            result.shardKeys += images.map { String($0.key.dropFirst(prefix.key.count)) }
+        } catch {
+            result.problems.append((input, "cannot list: \(error.message)", nil))
+        }
     }
 
     /// The images below `folder`, sorted by path, hidden files and folders left out.

@@ -7,12 +7,13 @@ import Dispatch
 import Vignette
 import VignetteHTTP
 
-/// http(s) inputs, loaded through an `ImagePipeline` over VignetteHTTP's loader: equal URLs in
+/// http(s) and s3 inputs, loaded through an `ImagePipeline` over VignetteHTTP's loader: equal URLs in
 /// flight share one download, and the bytes stay in a disk cache for the run (the `--cache`
 /// folder when given, else a temporary folder removed at the end), so a URL given twice is
 /// fetched once. An `ImagePrefetcher` fetches ahead of the jobs.
 final class RemoteInputs: Sendable {
     private let pipeline: ImagePipeline
+    private let loader: HTTPDataLoader
     private let temporaryFolder: String?
     /// Fetches the URLs ahead of the jobs into the run's disk cache, so that downloads overlap with
     /// thumbnailing however few jobs there are.
@@ -20,15 +21,16 @@ final class RemoteInputs: Sendable {
     /// Downloads under way, so that Ctrl-C can stop them rather than wait for slow servers.
     private let downloads = Locked<(stopped: Bool, next: Int, tasks: [Int: Task<Void, Never>])>((false, 0, [:]))
 
+    /// Whether `input` is read over the network: an http(s), s3 or gs URL.
     static func isURL(_ input: String) -> Bool {
-        let lowered = input.lowercased()
-        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+        let lowered = input.prefix(8).lowercased()
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || S3Location.hasScheme(input)
     }
 
     /// A loader for this run's URLs. The downloads are kept in `folder` (with `--cache DIR`, its
     /// `originals` subfolder: a cache of its own, so downloads never evict thumbnails), else in a
-    /// temporary folder removed by `finish()`.
-    init(folder: String?, limits: DecodingLimits) throws {
+    /// temporary folder removed by `finish()`. `s3` reads s3:// (and gs://) URLs.
+    init(folder: String?, limits: DecodingLimits, s3: S3Configuration? = nil) throws {
         let dataCache: DataCache
         if let folder {
             dataCache = try DataCache(path: folder)
@@ -38,7 +40,7 @@ final class RemoteInputs: Sendable {
             dataCache = try DataCache(path: folder)
             temporaryFolder = folder
         }
-        let loader = HTTPDataLoader(configuration: HTTPDataLoader.Configuration(maximumResponseSize: limits.maxInputBytes))
+        loader = HTTPDataLoader(configuration: HTTPDataLoader.Configuration(maximumResponseSize: limits.maxInputBytes, s3: s3))
         pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(
             dataLoader: loader, imageCache: nil, dataCache: dataCache, dataCachePolicy: .storeOriginalData,
             decodingLimits: limits))
@@ -84,6 +86,21 @@ final class RemoteInputs: Sendable {
         }
         if let id { _ = downloads.withLock { $0.tasks.removeValue(forKey: id) } }
         return try outcome.mapError(RemoteInputs.imagingError).get()
+    }
+
+    /// The objects under an `s3://BUCKET/PREFIX` location (ListObjectsV2, every page), as s3 URLs,
+    /// waiting on the calling thread. Failures are `ImagingError`s naming S3's status and code.
+    func objects(under location: S3Location) throws(ImagingError) -> [S3Location] {
+        let loader = loader
+        return try AsyncBridge.wait { () async throws(ImagingError) -> [S3Location] in
+            do {
+                return try await loader.listS3Objects(under: location)
+            } catch let error as HTTPLoadingError {
+                throw ImagingError(.io, error.message)
+            } catch {
+                throw ImagingError(.io, "interrupted before the listing finished")
+            }
+        }.get()
     }
 
     /// Cancels the downloads under way (they fail as interrupted) and any started later.

@@ -4,6 +4,7 @@ import Dispatch
 import Glibc
 import Logging
 import Vignette
+import VignetteHTTP
 import VignetteRedis
 import VignetteServer
 
@@ -14,8 +15,9 @@ struct ServeCommand: ParsableCommand {
         abstract: "Serve thumbnails over HTTP at imgproxy-compatible URLs.",
         discussion: """
             URLs: /SIGNATURE/OPTIONS/BASE64URL_SOURCE.EXT or /SIGNATURE/OPTIONS/plain/PERCENT_ENCODED_SOURCE@EXT, \
-            as imgproxy documents them; sources are local:///PATH under --root and http(s) URLs (public addresses only \
-            unless --allow-private-sources). GET /health, /ready, /metrics (Prometheus text). Prints \
+            as imgproxy documents them; sources are local:///PATH under --root, http(s) URLs (public addresses only \
+            unless --allow-private-sources) and, with --s3 or --s3-endpoint, s3://BUCKET/KEY[?versionId=V] signed with \
+            AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN in AWS_REGION (default us-east-1). GET /health, /ready, /metrics (Prometheus text). Prints \
             "listening on http://HOST:PORT" on standard error once it accepts connections. SIGTERM or SIGINT stops \
             accepting, lets requests in flight finish (up to --shutdown-timeout), writes the disk cache and exits 0. \
             Each flag may also come from its environment variable (named in its help); IMGPROXY_KEY and IMGPROXY_SALT \
@@ -39,6 +41,12 @@ struct ServeCommand: ParsableCommand {
 
     @Flag(help: "Allow sources on loopback, private, link-local and other non-public addresses (env VIGNETTE_ALLOW_PRIVATE_SOURCES=1).")
     var allowPrivateSources = false
+
+    @Flag(help: "Serve s3://BUCKET/KEY sources from AWS S3 (https://BUCKET.s3.REGION.amazonaws.com); credentials from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN (env VIGNETTE_S3=1).")
+    var s3 = false
+
+    @Option(help: ArgumentHelp("Serve s3://BUCKET/KEY sources from this S3-compatible endpoint instead, path-style (MinIO, Ceph, R2; https://storage.googleapis.com serves gs:// too); the only address exempt from the private-source refusal (env VIGNETTE_S3_ENDPOINT).", valueName: "URL"))
+    var s3Endpoint: String?
 
     @Option(help: ArgumentHelp("Keep encoded results in a disk cache in DIR (env VIGNETTE_CACHE).", valueName: "DIR"))
     var cache: String?
@@ -129,6 +137,8 @@ struct ServeCommand: ParsableCommand {
                 configuration.redis?.commandTimeout = .milliseconds(milliseconds)
             }
         }
+        configuration.s3 = try ServeCommand.s3Configuration(
+            enabled: s3 || ServeCommand.isOn(environment("VIGNETTE_S3")), endpoint: s3Endpoint ?? environment("VIGNETTE_S3_ENDPOINT"))
         configuration.cacheMaxAge = try number(maxAge, "VIGNETTE_MAX_AGE", "--max-age", 0...315_360_000) ?? 31_536_000
         return configuration
     }
@@ -155,6 +165,22 @@ struct ServeCommand: ParsableCommand {
             }
         }
         if case .failure(let failure) = outcome { throw CommandFailure(failure.message) }
+    }
+
+    /// S3 sources when asked for (`--s3`, or an endpoint): credentials and region from the
+    /// environment, which must have them.
+    static func s3Configuration(enabled: Bool, endpoint: String?) throws -> S3Configuration? {
+        guard enabled || endpoint != nil else { return nil }
+        let configuration: S3Configuration?
+        do {
+            configuration = try S3Configuration.fromEnvironment(endpoint: endpoint, environment)
+        } catch {
+            throw ValidationError("--s3-endpoint: \(error.description)")
+        }
+        guard let configuration else {
+            throw ValidationError("--s3 and --s3-endpoint need AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment")
+        }
+        return configuration
     }
 
     static func shutdownSeconds(_ flag: Int?) throws -> Int {

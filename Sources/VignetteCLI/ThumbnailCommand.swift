@@ -16,7 +16,9 @@ struct ThumbnailCommand: ParsableCommand {
             Writes DIR/<input name without extension>.<format extension> for each input (see --name); inputs whose \
             names differ only in their extension (photo.gif, photo.webp) keep it (photo.gif.png, photo.webp.png). \
             A folder stands for its images, recursively; an http(s) URL is downloaded once however often it is given \
-            (with --cache, the download is kept there too). A failed input gets one line on standard error and the \
+            (with --cache, the download is kept there too). s3://BUCKET/KEY is an object (?versionId=V for a version; \
+            the key percent-encoded as in any URL), s3://BUCKET/PREFIX/ (or ending in *) the images listed under \
+            the prefix (see --s3-endpoint). A failed input gets one line on standard error and the \
             exit status is 1; the other inputs are still written. No partial output file is ever left behind. \
             A file name with control characters (a newline, an escape) is shown with them escaped (\\n, \\x1b), so each \
             failure stays one line. Only regular files and pipes are read: a named pipe with no writer, a device or a \
@@ -34,7 +36,7 @@ struct ThumbnailCommand: ParsableCommand {
             it), so a script makes exactly what a `vignette serve` URL with those options would.
             """)
 
-    @Argument(help: "Image files, http(s) URLs, folders (their images, recursively) or quoted glob patterns.")
+    @Argument(help: "Image files, http(s) URLs, s3:// objects or prefixes, folders (their images, recursively) or quoted glob patterns.")
     var inputs: [String] = []
 
     @Option(help: ArgumentHelp("The box: N for N×N, or WxH (required unless --options sets a size).", valueName: "N|WxH"))
@@ -72,6 +74,9 @@ struct ThumbnailCommand: ParsableCommand {
 
     @Option(help: "Images to process in parallel (default: the number of cores).")
     var jobs: Int?
+
+    @OptionGroup(title: "S3")
+    var s3: S3Flags
 
     @Option(help: ArgumentHelp("Keep a disk cache in DIR between runs: unchanged inputs with the same options are not made again.", valueName: "DIR"))
     var cache: String?
@@ -168,7 +173,11 @@ struct ThumbnailCommand: ParsableCommand {
 
     func run() throws {
         try OutputFile.makeDirectory(out)
-        let expansion = InputExpansion.expand(inputs)
+        let limits = DecodingLimits.untrusted
+        let remote = inputs.contains(where: RemoteInputs.isURL)
+            ? try RemoteInputs(folder: cache.map { $0 + "/originals" }, limits: limits, s3: try s3.configuration()) : nil
+        defer { remote?.finish() }
+        let expansion = InputExpansion.expand(inputs, remote: remote)
         // Output names are worked out over the whole batch, so a shard names its outputs as the
         // unsharded run would; then the other shards' inputs are left out before any work (inputs
         // sharing a name stay in one shard, which settles between them as the unsharded run does).
@@ -188,12 +197,8 @@ struct ThumbnailCommand: ParsableCommand {
         let jobCount = max(1, min(jobs ?? cores, files.count))
         ImagingRuntime.shareCores(cores, among: jobCount)
 
-        let limits = DecodingLimits.untrusted
         let (recipe, plan) = try plan(limits: limits)
         let watermark = try operations.watermarkImage(limits: limits)
-        let remote = files.contains(where: RemoteInputs.isURL)
-            ? try RemoteInputs(folder: cache.map { $0 + "/originals" }, limits: limits) : nil
-        defer { remote?.finish() }
         // Biggest files first: with several jobs, a large image last would leave the others idle.
         let order = files.indices.sorted { OutputFile.size(files[$0]) > OutputFile.size(files[$1]) }
         let inOrder = order.map { files[$0] }

@@ -23,15 +23,18 @@ extension HTTPDataLoader {
         public var headers: [(String, String)]
         /// The User-Agent header.
         public var userAgent: String
+        /// Where `s3://` (and `gs://`) URLs are read from, and the credentials their requests are
+        /// signed with (AWS Signature Version 4); nil refuses them.
+        public var s3: S3Configuration?
 
         /// The defaults: 100 MiB, 10 s connect, 30 s read, 120 s a request, 5 redirects, 80/s
-        /// bursts of 25, 32 MiB of resumable data.
+        /// bursts of 25, 32 MiB of resumable data, no S3.
         public init(
             maximumResponseSize: Int = 100 << 20, connectTimeout: Duration = .seconds(10),
             readTimeout: Duration = .seconds(30), requestTimeout: Duration = .seconds(120),
             maximumRedirects: Int = 5, rateLimiter: RateLimiter? = RateLimiter(rate: 80, burst: 25),
             resumableDataLimit: Int = 32 << 20, headers: [(String, String)] = [],
-            userAgent: String = "Vignette"
+            userAgent: String = "Vignette", s3: S3Configuration? = nil
         ) {
             self.maximumResponseSize = maximumResponseSize
             self.connectTimeout = connectTimeout
@@ -42,6 +45,7 @@ extension HTTPDataLoader {
             self.resumableDataLimit = resumableDataLimit
             self.headers = headers
             self.userAgent = userAgent
+            self.s3 = s3
         }
     }
 }

@@ -8,11 +8,12 @@ import NIOCore
 import NIOHTTP1
 import Vignette
 
-/// Loads `.url` sources over HTTP(S) with AsyncHTTPClient (other sources go to `fallback`, the
-/// file loader by default): bodies streamed with progress, a maximum response size, connect,
-/// read and request timeouts, a redirect limit, typed errors with the status, a token-bucket
-/// rate limiter, resumable downloads (`Range` + `If-Range` after a download broke off, when the
-/// server sent `Accept-Ranges: bytes` and a validator) and revalidation of the disk cache's
+/// Loads `.url` sources over HTTP(S) with AsyncHTTPClient, and `s3://` ones signed to the
+/// configured S3 endpoint (`Configuration.s3`); other sources go to `fallback`, the file loader by
+/// default. Bodies streamed with progress, a maximum response size, connect, read and request
+/// timeouts, a redirect limit, typed errors with the status, a token-bucket rate limiter,
+/// resumable downloads (`Range` + `If-Range` after a download broke off, when the server sent
+/// `Accept-Ranges: bytes` and a validator; not for S3) and revalidation of the disk cache's
 /// expired copies (`If-None-Match` / `If-Modified-Since`; 304 reuses the cached bytes).
 ///
 /// Use one loader for many requests: it owns an `HTTPClient` (a connection pool), shut down when
@@ -20,7 +21,7 @@ import Vignette
 public final class HTTPDataLoader: DataLoading {
     /// The limits and manners it was made with.
     public let configuration: Configuration
-    private let client: HTTPClient
+    let client: HTTPClient
     private let fallback: any DataLoading
     let resumableDownloads: ResumableDownloads
 
@@ -60,26 +61,23 @@ public final class HTTPDataLoader: DataLoading {
     public static let hostHeaderKey = "vignette.http.host"
 
     /// GETs `.url` sources (`HTTPClient.execute`, body streamed), resuming or revalidating as the
-    /// context and the kept partial data allow; throws `HTTPLoadingError` or `CancellationError`.
+    /// context and the kept partial data allow; `s3://` and `gs://` URLs go to the configured S3
+    /// endpoint, signed (`configuration.s3`). Throws `HTTPLoadingError` or `CancellationError`.
     public func loadData(for request: ImageRequest, context: DataLoadingContext) async throws -> LoadedData {
         guard case .url(let url) = request.source else { return try await fallback.loadData(for: request, context: context) }
         let address = url.absoluteString
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
-            throw HTTPLoadingError(.invalidURL, url: address, message: "not an http(s) URL")
-        }
+        let target = try Target(url, s3: configuration.s3)
         if let limiter = configuration.rateLimiter { try await limiter.acquire() }
 
-        var outgoing = HTTPClientRequest(url: address)
-        outgoing.headers.add(name: "User-Agent", value: configuration.userAgent)
-        for (name, value) in configuration.headers { outgoing.headers.add(name: name, value: value) }
-        if let host = request.userInfo[HTTPDataLoader.hostHeaderKey] as? String {
+        var outgoing = outgoingRequest(to: target)
+        if target.s3 == nil, let host = request.userInfo[HTTPDataLoader.hostHeaderKey] as? String {
             outgoing.headers.replaceOrAdd(name: "Host", value: host)
         }
         var partial: ResumableDownloads.Partial?
         if let cached = context.cached {
             if let etag = cached.metadata.etag { outgoing.headers.add(name: "If-None-Match", value: etag) }
             if let lastModified = cached.metadata.lastModified { outgoing.headers.add(name: "If-Modified-Since", value: lastModified) }
-        } else if let resumable = resumableDownloads.take(for: address) {
+        } else if target.s3 == nil, let resumable = resumableDownloads.take(for: address) {
             partial = resumable
             outgoing.headers.add(name: "Range", value: "bytes=\(resumable.data.count)-")
             outgoing.headers.add(name: "If-Range", value: resumable.validator)
@@ -106,18 +104,42 @@ public final class HTTPDataLoader: DataLoading {
         if status == 206, let partial, Self.contentRangeStart(response.headers) == partial.data.count {
             data = partial.data
         } else if !(200...299).contains(status) || status == 206 {
-            throw HTTPLoadingError(.badStatus, url: address, statusCode: status, message: "HTTP \(status) \(response.status.reasonPhrase)")
+            throw await badStatus(response, of: target)
         }
-        let body = try await receiveBody(of: response, after: data, url: address, context: context)
+        // S3 does not document If-Range: a broken S3 download starts over rather than risk
+        // joining two versions of an object.
+        let body = try await receiveBody(of: response, after: data, url: address, context: context, resumable: target.s3 == nil)
         return LoadedData(
             data: body, metadata: CacheHeaders.metadata(of: response.headers, now: now),
             mayBeStored: !CacheHeaders.forbidsStoring(response.headers))
     }
 
+    /// The request to `target`: the User-Agent, the configured headers, and an S3 request's signature.
+    func outgoingRequest(to target: Target) -> HTTPClientRequest {
+        var outgoing = HTTPClientRequest(url: target.url)
+        outgoing.headers.add(name: "User-Agent", value: configuration.userAgent)
+        for (name, value) in configuration.headers { outgoing.headers.add(name: name, value: value) }
+        if let s3 = target.s3, let signer = configuration.s3?.signer {
+            outgoing.headers.replaceOrAdd(name: "Host", value: s3.hostHeader)
+            for (name, value) in signer.headers(for: s3, date: Date()) { outgoing.headers.replaceOrAdd(name: name, value: value) }
+        }
+        return outgoing
+    }
+
+    /// The error for a response with a status that is not a success: the status line, and for S3
+    /// the error code its body names (`NoSuchKey`, `SignatureDoesNotMatch`; never the rest of the
+    /// body, which may echo the request).
+    func badStatus(_ response: HTTPClientResponse, of target: Target) async -> HTTPLoadingError {
+        let status = Int(response.status.code)
+        var message = "HTTP \(status) \(response.status.reasonPhrase)"
+        if target.s3 != nil, let code = await S3ErrorCode.read(from: response.body) { message += " (S3: \(code))" }
+        return HTTPLoadingError(.badStatus, url: target.address, statusCode: status, message: message)
+    }
+
     /// Streams the body onto `prefix` within the size limit; keeps what arrived for a resume when
-    /// the stream breaks off and the server allows ranges.
-    private func receiveBody(
-        of response: HTTPClientResponse, after prefix: Data, url: String, context: DataLoadingContext
+    /// the stream breaks off, the server allows ranges and the caller can resume (`resumable`).
+    func receiveBody(
+        of response: HTTPClientResponse, after prefix: Data, url: String, context: DataLoadingContext, resumable: Bool = true
     ) async throws -> Data {
         let limit = configuration.maximumResponseSize
         let declared = Self.contentLength(response.headers)
@@ -129,7 +151,8 @@ public final class HTTPDataLoader: DataLoading {
         // From here prefix.count + declared <= limit: no overflow below.
         let total = declared.map { Int64(prefix.count + $0) } ?? -1
         let acceptsRanges = response.headers[canonicalForm: "Accept-Ranges"].contains { $0.lowercased() == "bytes" }
-        let validator = acceptsRanges && configuration.resumableDataLimit > 0 ? CacheHeaders.rangeValidator(of: response.headers) : nil
+        let validator = resumable && acceptsRanges && configuration.resumableDataLimit > 0
+            ? CacheHeaders.rangeValidator(of: response.headers) : nil
         var data = prefix
         // The server's word is untrusted: reserve for at most the first MiB; appends grow the
         // buffer geometrically past it.

@@ -11,10 +11,13 @@ public struct HTTPLoadingError: Error, Sendable, CustomStringConvertible {
         case timedOut
         /// More redirects than `maximumRedirects`, or a cycle.
         case tooManyRedirects
-        /// The URL is not an http(s) URL the client can use.
+        /// The URL is not an http(s) URL the client can use, or an `s3://` one it cannot read (not
+        /// valid, or S3 is not configured).
         case invalidURL
         /// The connection could not be made or broke off.
         case connectionFailed
+        /// The answer could not be read: an S3 listing that is not one.
+        case invalidResponse
     }
 
     /// What went wrong.

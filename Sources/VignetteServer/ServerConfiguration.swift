@@ -1,4 +1,5 @@
 import Vignette
+import VignetteHTTP
 import VignetteRedis
 
 /// What `vignette serve` (and `ThumbnailServer`) listens on, what it serves and how much it takes on.
@@ -9,8 +10,9 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// The folder `local:///…` sources are read from; nil refuses local sources.
     public var localRoot: String?
-    /// http(s) sources must start with one of these (e.g. `https://images.example.com/`); empty
-    /// allows every http(s) source that passes the address check.
+    /// http(s) and s3 sources must start with one of these (e.g. `https://images.example.com/`,
+    /// `s3://photos/`); empty allows every http(s) source that passes the address check, and every
+    /// s3 source when `s3` is set.
     public var allowedSourcePrefixes: [String]
     /// Whether sources may be on loopback, private, link-local, multicast or unspecified
     /// addresses (off by default: the server refuses them, against server-side request forgery).
@@ -49,6 +51,10 @@ public struct ServerConfiguration: Sendable {
     /// Bytes of encoded results kept in memory (`EncodedImageCache`); nil for the pipeline's
     /// default (a twentieth of the memory the process may use, at most 256 MiB), 0 for none.
     public var memoryCacheSizeLimit: Int?
+    /// Where `s3://BUCKET/KEY` sources (and `gs://` ones, with Google's endpoint) are read, with
+    /// which credentials; nil refuses them (403). The S3 endpoint is the one address exempt from
+    /// the local-network refusal: it is the operator's, and the URL chooses only bucket and key.
+    public var s3: S3Configuration?
     /// A Redis shared by the server's instances (`RedisDataCache`): results one instance made are
     /// served by the others with no fetch, decode or encode; nil for none.
     public var redis: RedisConfiguration?
@@ -83,5 +89,6 @@ public struct ServerConfiguration: Sendable {
         cacheSizeLimit = 1 << 30
         redis = nil
         memoryCacheSizeLimit = nil
+        s3 = nil
     }
 }

@@ -53,6 +53,7 @@ public final class ThumbnailServer: Sendable {
         var loaderConfiguration = HTTPDataLoader.Configuration(maximumResponseSize: configuration.decodingLimits.maxInputBytes)
         // No redirects: each hop would need its own address check (server-side request forgery).
         loaderConfiguration.maximumRedirects = 0
+        loaderConfiguration.s3 = configuration.s3
         var pipelineConfiguration = ImagePipeline.Configuration(
             dataLoader: HTTPDataLoader(configuration: loaderConfiguration), imageCache: nil,
             dataCache: try configuration.cacheFolder.map { try DataCache(path: $0, sizeLimit: configuration.cacheSizeLimit) },

@@ -10,9 +10,10 @@ import Glibc
 import Vignette
 import VignetteHTTP
 
-/// Turns a URL's source (`local:///path`, `http://…`, `https://…`) into what the pipeline loads,
-/// or refuses it: local files only under the root, http(s) only under an allowed prefix and only
-/// from public addresses unless local networks are allowed.
+/// Turns a URL's source (`local:///path`, `http://…`, `https://…`, `s3://…`) into what the
+/// pipeline loads, or refuses it: local files only under the root, http(s) and s3 only under an
+/// allowed prefix, http(s) only from public addresses unless local networks are allowed, s3 only
+/// when S3 is configured (`S3Sources`).
 ///
 /// The address check resolves the host (`getaddrinfo`) and refuses the source when any address it
 /// has is loopback, private, link-local, multicast, unspecified or reserved. The server's loader
@@ -48,9 +49,11 @@ struct SourceResolver: Sendable {
     let local: LocalSourceResolver?
     let allowedPrefixes: [String]
     let allowsLocalNetworks: Bool
+    let s3: S3Configuration?
 
     init(configuration: ServerConfiguration) {
         local = configuration.localRoot.flatMap(LocalSourceResolver.init(root:))
+        s3 = configuration.s3
         allowedPrefixes = configuration.allowedSourcePrefixes
         allowsLocalNetworks = configuration.allowsLocalNetworks
     }
@@ -70,8 +73,9 @@ struct SourceResolver: Sendable {
                 }
             }
         }
+        if S3Location.hasScheme(source) { return try resolveS3(source) }
         guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else {
-            throw .badRequest("the source must be local:///, http:// or https://")
+            throw .badRequest("the source must be local:///, http://, https:// or s3://")
         }
         guard allowedPrefixes.isEmpty || allowedPrefixes.contains(where: { source.hasPrefix($0) }) else {
             throw .forbidden("the source is not under an allowed prefix")

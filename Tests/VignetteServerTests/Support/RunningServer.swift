@@ -25,14 +25,14 @@ struct RunningServer {
     }
 
     /// Runs `body` against a server made with `configure` applied to a local-root configuration
-    /// serving the repository's Fixtures/.
+    /// serving the repository's Fixtures/, logging to `logger`.
     static func with(
-        _ configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ configure: (inout ServerConfiguration) -> Void = { _ in }, logger: Logger = Logger(label: "test.server"),
         _ body: (RunningServer) async throws -> Void
     ) async throws {
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, localRoot: Fixtures.folder)
         configure(&configuration)
-        let server = try ThumbnailServer(configuration: configuration, logger: Logger(label: "test.server"))
+        let server = try ThumbnailServer(configuration: configuration, logger: logger)
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let group = ServiceGroup(configuration: .init(
             services: [server.application(onRunning: { port in portSink.yield(port) })], logger: Logger(label: "test.group")))
