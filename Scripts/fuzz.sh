@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 SECONDS_EACH=${FUZZ_SECONDS:-300}
 JOBS=${FUZZ_JOBS:-2}
-read -r -a TARGETS <<< "${FUZZ_TARGETS:-FuzzProbe FuzzThumbnail FuzzProgressive FuzzHTTPHeaders}"
+read -r -a TARGETS <<< "${FUZZ_TARGETS:-FuzzProbe FuzzThumbnail FuzzProgressive FuzzHTTPHeaders FuzzImgproxyOptions}"
 mode=${1:-run}
 scratch=.build-fuzz
 work=.fuzz
@@ -35,6 +35,11 @@ seeds() { # target -> folder of seeds
   if [ "$target" = FuzzHTTPHeaders ]; then
     printf 'ETag: "abc"\nLast-Modified: Sun, 06 Nov 1994 08:49:37 GMT\nCache-Control: max-age=60\nContent-Length: 42\nAccept-Ranges: bytes\n' > "$folder/typical"
     printf 'Expires: Sun, 06 Nov 1994 08:49:37 GMT\nCache-Control: no-store\n' > "$folder/expires"
+  elif [ "$target" = FuzzImgproxyOptions ]; then
+    printf 'rs:fill-down:300:200:1:1/g:nowe:10:0.5/pd:1:2:3/mw:5/z:0.5:2/exar:1:so/fl:1:0' > "$folder/geometry"
+    printf 'c:0.5:100:fp:0.2:0.8/t:10:ffffff:1:1/wm:0.5:re:3:4:0.2/pix:4/bg:10:20:30/dpr:3/rot:270' > "$folder/operations"
+    printf 'f:avif/q:30/fq:jpg:40:webp:50/mb:2000/exp:1700000000/fn:bmFtZQ:1/att:1/raw:0/skp:jpg:png/pr:a' > "$folder/delivery"
+    printf 'msr:0.5/msfs:1000/maf:3/mafr:0.1/mrd:64/kcr:1/ph:t/eth:false/ar:0/sm:0/scp:0/cb:x/el:1/ex:1:ce' > "$folder/limits"
   else
     for f in Fixtures/*; do
       case $f in *.sh|*.md|*.tsv) continue ;; esac
@@ -52,7 +57,13 @@ seeds() { # target -> folder of seeds
   echo "$folder"
 }
 
-dict() { [ "$1" = FuzzHTTPHeaders ] && echo Fuzz/http.dict || echo Fuzz/image.dict; }
+dict() {
+  case $1 in
+    FuzzHTTPHeaders) echo Fuzz/http.dict ;;
+    FuzzImgproxyOptions) echo Fuzz/options.dict ;;
+    *) echo Fuzz/image.dict ;;
+  esac
+}
 
 common=(-rss_limit_mb=2048 -malloc_limit_mb=1024 -timeout=10 -print_final_stats=1)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1}

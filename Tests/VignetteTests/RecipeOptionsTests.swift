@@ -182,3 +182,44 @@ struct RecipeOptionsTests {
         #expect(try read("skp:jpg:png").skipProcessing == [.jpeg, .png])
     }
 }
+
+extension RecipeOptionsTests {
+    /// A 300×200 image: a 100×50 red block at (120, 80) on white, so a trim keeps exactly the block.
+    static let bordered = Result { () throws -> Data in
+        var bytes = [UInt8](repeating: 255, count: 300 * 200 * 3)
+        for y in 80..<130 {
+            for x in 120..<220 { bytes.replaceSubrange((y * 300 + x) * 3..<(y * 300 + x) * 3 + 3, with: [255, 0, 0]) }
+        }
+        let image = try Image(pixels: PixelBuffer(width: 300, height: 200, bands: 3, bytes: bytes))
+        return try ImageEncoder.encode(image, as: .png(PNGOptions()))
+    }
+
+    @Test("trim cuts the background around a bordered image; equal cuts keep it centred; a one-colour image stays whole")
+    func trim() async throws {
+        #expect(size(try await made("t:10", from: Self.bordered)) == [100, 50])
+        #expect(size(try await made("t:10:ffffff", from: Self.bordered)) == [100, 50])
+        // Cut 120 left, 80 right: equal cuts take 80 from each side; 80 above, 70 below: 70 each.
+        #expect(size(try await made("t:10:ffffff:1:0", from: Self.bordered)) == [140, 50])
+        #expect(size(try await made("t:10:ffffff:0:1", from: Self.bordered)) == [100, 60])
+        let blank = Result { () throws -> Data in
+            let image = try Image(pixels: PixelBuffer(width: 64, height: 32, bands: 3, bytes: [UInt8](repeating: 200, count: 64 * 32 * 3)))
+            return try ImageEncoder.encode(image, as: .png(PNGOptions()))
+        }
+        #expect(size(try await made("t:10/rs:fit:32:32", from: blank)) == [32, 16])
+    }
+
+    @Test("crop before the resize: absolute, relative and whole sides at a gravity, then the resize")
+    func cropBeforeResize() async throws {
+        // 400×200 grid of 100-px cells: the top-left cell alone is red.
+        let corner = try await made("c:100:100:nowe", from: Self.wide)
+        let cornerColour = try colour(corner, 50, 50)
+        #expect(size(corner) == [100, 100] && near(cornerColour, [255, 0, 0]))
+        let half = try await made("c:0.5:0:ea/rs:fit:100:100", from: Self.wide)
+        let halfColour = try colour(half, 75, 25)
+        #expect(size(half) == [100, 100] && near(halfColour, [255, 255, 0]))
+        let offset = try await made("c:100:100:nowe:100:100", from: Self.wide)
+        #expect(near(try colour(offset, 50, 50), [255, 0, 255]))
+        let focus = try await made("c:100:100:fp:0.625:0.25", from: Self.wide)
+        #expect(near(try colour(focus, 50, 50), [0, 0, 255]))
+    }
+}
