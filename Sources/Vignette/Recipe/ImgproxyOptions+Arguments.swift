@@ -106,19 +106,7 @@ extension ImgproxyOptions {
             }
         }
 
-        /// Where a padding puts the image (smart is the centre).
-        var canvas: Gravity {
-            switch self {
-            case .north: .north
-            case .south: .south
-            case .east: .east
-            case .west: .west
-            case .northEast: .northEast
-            case .northWest: .northWest
-            case .southEast: .southEast
-            case .southWest: .southWest
-            case .centre, .smart: .centre
-            }
-        }
+        /// Where a padding puts the image (smart is the centre): the anchor's compass point.
+        var canvas: Gravity { Gravity(rawValue: anchor.rawValue) ?? .centre }
     }
 }

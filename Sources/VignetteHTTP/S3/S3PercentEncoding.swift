@@ -1,3 +1,5 @@
+import Vignette
+
 /// Percent-encoding as AWS Signature Version 4 defines it ("URI-encode"): the unreserved
 /// characters A–Z a–z 0–9 `-` `_` `.` `~` are kept, every other byte of the UTF-8 form becomes
 /// `%XX` with upper-case hex; `/` is kept only where a path allows it.
@@ -18,21 +20,10 @@ enum S3PercentEncoding {
         return encoded
     }
 
-    /// `text` with its `%XX` sequences decoded; nil when one is malformed or the bytes are not UTF-8.
-    /// `+` stays `+` (S3 URLs are not form-encoded).
+    /// `text` with its `%XX` sequences decoded (`PercentEncoding`, the library's one decoder); nil
+    /// when one is malformed or the bytes are not UTF-8. `+` stays `+` (S3 URLs are not form-encoded).
     static func decode<Text: StringProtocol>(_ text: Text) -> String? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return String(validating: bytes, as: UTF8.self)
+        PercentEncoding.decoded(String(text))
     }
 
     static func isUnreserved(_ byte: UInt8) -> Bool {
@@ -45,13 +36,4 @@ enum S3PercentEncoding {
     }
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        default: nil
-        }
-    }
 }
