@@ -51,21 +51,23 @@ let package = Package(
             path: "CSystemShims/CImageShims"),
         // Vignette's own Lanczos-3 reducer (AVX2 chosen at run time, scalar fallback); no libvips.
         .target(name: "CResize", path: "CSystemShims/CResize"),
+        // The bottom module every other depends on: the lock, the system-call funnel, atomic files, digests.
+        .target(name: "VignetteSupport", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "VignetteCodecs",
-            dependencies: ["CVips", "CWebP", "CHeif", "CImageShims", "CResize", "CTurboJPEG", "CLcms2", "CDeflate"]),
+            dependencies: ["VignetteSupport", "CVips", "CWebP", "CHeif", "CImageShims", "CResize", "CTurboJPEG", "CLcms2", "CDeflate"]),
         .target(
             name: "Vignette",
             dependencies: [
+                "VignetteSupport",
                 "VignetteCodecs",
-                // GLib's SHA-256 (g_compute_checksum) names disk-cache files; libvips links GLib anyway.
-                "CVips",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]),
         .target(
             name: "VignetteHTTP",
             dependencies: [
+                "VignetteSupport",
                 "Vignette",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -77,6 +79,7 @@ let package = Package(
         .target(
             name: "VignetteRedis",
             dependencies: [
+                "VignetteSupport",
                 "Vignette", "VignetteCodecs", "CHiredis",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -84,6 +87,7 @@ let package = Package(
         .executableTarget(
             name: "VignetteCLI",
             dependencies: [
+                "VignetteSupport",
                 "Vignette", "VignetteHTTP", "VignetteServer", "VignetteRedis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -106,6 +110,7 @@ let package = Package(
         .testTarget(
             name: "VignetteTests",
             dependencies: [
+                "VignetteSupport",
                 "Vignette", "DataCacheWriter", "ChildProcess", "TestTiming", .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
@@ -113,7 +118,7 @@ let package = Package(
         .target(
             name: "VignetteServer",
             dependencies: [
-                "Vignette", "VignetteCodecs", "VignetteHTTP", "VignetteRedis", "CVips",
+                "VignetteSupport", "Vignette", "VignetteCodecs", "VignetteHTTP", "VignetteRedis",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -123,6 +128,7 @@ let package = Package(
         .testTarget(
             name: "VignetteServerTests",
             dependencies: [
+                "VignetteSupport",
                 "VignetteServer", "LoopbackHTTPServer", "RedisTestServer", "S3TestServer", "TestTiming",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -130,12 +136,13 @@ let package = Package(
             ]),
         .executableTarget(name: "DataCacheWriter", dependencies: ["Vignette"], path: "Tests/DataCacheWriter"),
         .testTarget(
-            name: "VignetteHTTPTests", dependencies: ["VignetteHTTP", "LoopbackHTTPServer", "TestTiming", "S3TestServer", "ChildProcess"],
+            name: "VignetteHTTPTests", dependencies: ["VignetteSupport", "VignetteHTTP", "LoopbackHTTPServer", "TestTiming", "S3TestServer", "ChildProcess"],
             // botocore's signatures, the reference the SigV4 tests compare with (run with .venv-test's Python).
             exclude: ["S3/sigv4_reference.py"]),
         .testTarget(
             name: "VignetteRedisTests",
             dependencies: [
+                "VignetteSupport",
                 "VignetteRedis", "RedisTestServer", "TestTiming", .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
         // A redis-server of the tests' own on 127.0.0.1 (a free port), started and stopped by them.

@@ -1,5 +1,6 @@
 import Dispatch
 import Vignette
+import VignetteSupport
 
 /// The CLI's jobs run on Dispatch threads (`BatchRunner`); the pipeline is async. This waits on
 /// the calling thread for async work, which runs as a task of its own.

@@ -1,6 +1,7 @@
 import Foundation
 import Dispatch
 import Vignette
+import VignetteSupport
 
 /// Runs `work` over `count` items on `jobs` threads of its own, taking items in order; stops
 /// taking new ones once `shouldStop()` says so. Returns the results by index (nil for items never

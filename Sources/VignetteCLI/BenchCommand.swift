@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
+import VignetteSupport
 
 /// `vignette bench`: runs the benchmark suite of a Vignette checkout (Benchmarks/run.sh, the same
 /// as `make bench`) and prints its comparison table.
@@ -42,7 +43,7 @@ struct BenchCommand: ParsableCommand {
         var cArguments = arguments.map { strdup($0) } + [nil]
         execv("/bin/bash", &cArguments)
         // Only reached when exec failed.
-        Console.error("cannot run \(script): \(String(cString: strerror(errno)))")
+        Console.error("cannot run \(script): \(SystemError.reason(for: errno))")
         throw ExitCode(1)
     }
 

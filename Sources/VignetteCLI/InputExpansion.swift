@@ -6,6 +6,7 @@ import Foundation
 import Glibc
 import Vignette
 import VignetteHTTP
+import VignetteSupport
 
 /// Turns the command line's inputs into files: an http(s) URL or an s3 object stays as it is, a
 /// directory gives its images (recursively, sorted), an s3 prefix (`s3://BUCKET/`, a key ending in
@@ -111,7 +112,7 @@ enum InputExpansion {
 
     /// The system's reason (`strerror`) why `folder` cannot be listed, nil when it can.
     static func folderReason(_ folder: String) -> String? {
-        guard let stream = opendir(folder) else { return String(cString: strerror(errno)) }
+        guard let stream = opendir(folder) else { return SystemError.reason(for: errno) }
         closedir(stream)
         return nil
     }

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Glibc
 import Vignette
+import VignetteSupport
 
 /// Writes output files so that a reader never sees a partial one (`AtomicFile`): the bytes go to a
 /// hidden temporary file in the destination folder, which is renamed over the final name.
@@ -29,7 +30,7 @@ enum OutputFile {
     static func makeDirectory(_ path: String) throws(CommandFailure) {
         if isDirectory(path) { return }
         if let (folder, code) = makeDirectoryAndParents(path) {
-            let reason = code == EEXIST ? "it exists and is not a folder" : String(cString: strerror(code))
+            let reason = code == EEXIST ? "it exists and is not a folder" : SystemError.reason(for: code)
             throw CommandFailure("cannot create folder \(folder): \(reason)")
         }
     }
@@ -72,5 +73,5 @@ enum OutputFile {
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
 
-    private static func reason() -> String { String(cString: strerror(errno)) }
+    private static func reason() -> String { SystemError.reason(for: errno) }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import Vignette
+import VignetteSupport
 
 /// `12/40 [=====>      ] 3.2 img/s  ETA 8s` on standard error, redrawn in place, only when
 /// standard error is a terminal. Failure lines go through `line(_:)` so they never tear it.

@@ -6,6 +6,7 @@ import Foundation
 import Dispatch
 import Vignette
 import VignetteHTTP
+import VignetteSupport
 
 /// http(s) and s3 inputs, loaded through an `ImagePipeline` over VignetteHTTP's loader: equal URLs in
 /// flight share one download, and the bytes stay in a disk cache for the run (the `--cache`

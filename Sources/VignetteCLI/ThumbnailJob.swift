@@ -7,6 +7,7 @@ import Foundation
 import Glibc
 #endif
 import Vignette
+import VignetteSupport
 
 /// Makes one input's thumbnail file through the run's `ImagePipeline`: the encoded thumbnail comes
 /// from its disk cache (`--cache`) or is made in one libvips pass (decode, shrink-on-load, resize,

@@ -1,4 +1,5 @@
 import Vignette
+import VignetteSupport
 
 /// A token bucket: `burst` requests may start at once, then `rate` a second. A request waiting
 /// for a token that is cancelled leaves without ever reaching the server, so bursts of starts and

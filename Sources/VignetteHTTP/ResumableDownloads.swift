@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Vignette
+import VignetteSupport
 
 /// The partial bytes of downloads that were cancelled or broke off, kept (in memory, up to a byte
 /// limit, oldest dropped first) so that the next load of the URL asks only for the rest

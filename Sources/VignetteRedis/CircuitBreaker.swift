@@ -1,4 +1,5 @@
 import VignetteCodecs
+import VignetteSupport
 
 /// Stops calls to a service that keeps failing, instead of paying its timeout on every call.
 ///

@@ -7,6 +7,7 @@ import Foundation
 import Glibc
 #endif
 internal import CHiredis
+import VignetteSupport
 
 /// One blocking connection to Redis: a hiredis `redisContext` (connected with
 /// `redisConnectWithTimeout`, with `redisSetTimeout` on its socket), commands sent with
@@ -117,7 +118,7 @@ final class RedisConnection: @unchecked Sendable {
         isBroken = true
         let message = String(cString: vgn_redis_errstr(context))
         // hiredis reports the socket timeout as the read's EAGAIN ("Resource temporarily unavailable").
-        let timedOut = code == EAGAIN || code == EWOULDBLOCK || message == String(cString: strerror(EAGAIN))
+        let timedOut = code == EAGAIN || code == EWOULDBLOCK || message == SystemError.reason(for: EAGAIN)
         if timedOut { return RedisError(.timedOut, "no reply within \(commandTimeout) (\(message))") }
         return RedisError(.connectionLost, message.isEmpty ? "the connection failed" : message)
     }

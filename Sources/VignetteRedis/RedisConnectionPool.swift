@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import VignetteCodecs
+import VignetteSupport
 
 /// Connections to one Redis server, reused: a caller takes an idle one (or opens a new one), uses
 /// it alone, and gives it back unless it broke. At most `RedisConfiguration.maxIdleConnections`

@@ -7,6 +7,7 @@ import CoreMetrics
 import Logging
 import Vignette
 import VignetteCodecs
+import VignetteSupport
 
 /// A result cache on Redis that several pipelines, in several processes or machines, share: the
 /// tier between the local disk cache and the source (`ImagePipeline.Configuration.sharedCache`).

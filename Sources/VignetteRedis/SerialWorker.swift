@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation  // Thread
 import VignetteCodecs
+import VignetteSupport
 
 /// One thread of its own that runs jobs in the order they came: `RedisDataCache`'s writes and
 /// breaker trials. Not a Dispatch queue: the blocking Redis calls must not wait for a thread of

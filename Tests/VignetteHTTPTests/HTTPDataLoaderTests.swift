@@ -4,6 +4,7 @@ import Testing
 import Vignette
 @testable import VignetteHTTP
 import TestTiming
+import VignetteSupport
 
 /// The HTTP loader against a real server on 127.0.0.1: resumes, limits, statuses, timeouts,
 /// redirects and the rate limiter.

@@ -4,6 +4,7 @@ import Testing
 @testable import Vignette
 import VignetteHTTP
 import TestTiming
+import VignetteSupport
 
 /// The prefetcher over the HTTP loader and a real server on 127.0.0.1.
 @Suite struct ImagePrefetcherTests {

@@ -2,6 +2,7 @@ import Testing
 import Vignette
 import VignetteServer
 import TestTiming
+import VignetteSupport
 
 @Suite("Admission: N at once, a bounded queue, 503 past it")
 struct AdmissionTests {

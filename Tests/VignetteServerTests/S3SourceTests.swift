@@ -5,6 +5,7 @@ import Testing
 import Vignette
 import VignetteHTTP
 import VignetteServer
+import VignetteSupport
 
 /// `s3://` sources in imgproxy URLs, read from moto's S3 server on 127.0.0.1 (which checks every
 /// signature): served, versions, statuses, the SSRF rule's one exemption, and no secret in any

@@ -6,6 +6,7 @@ import Testing
 import Glibc
 import TestTiming
 #endif
+import VignetteSupport
 
 /// The disk cache, on real files in a fresh temporary folder per test.
 @Suite struct DataCacheTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Vignette
+import VignetteSupport
 
 /// A clock the test moves by hand.
 private final class ManualClock: Sendable {

@@ -3,6 +3,7 @@ import Testing
 @testable import Vignette
 import Logging
 import TestTiming
+import VignetteSupport
 
 /// What a service's load exposed: stages that leave threads idle under a burst, nodes shared by
 /// requests whose options differ, processed-image stores done once per caller on the response path.

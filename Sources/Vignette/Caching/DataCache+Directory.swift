@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import VignetteSupport
 
 /// The files of a `DataCache` folder, reached with POSIX calls only.
 ///
@@ -191,5 +192,5 @@ struct DataCacheDirectory: Sendable {
         Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
     }
 
-    static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+    static func reason(_ code: Int32) -> String { SystemError.reason(for: code) }
 }

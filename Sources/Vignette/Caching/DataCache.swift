@@ -3,9 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CVips
 import Dispatch
 import Logging
+import VignetteSupport
 
 /// A disk cache of data: one file per key, in one folder, that any number of `DataCache`
 /// objects (in this process or others) may share.
@@ -84,16 +84,9 @@ public final class DataCache: Sendable {
         DataCache.digest(of: Array(key.utf8))
     }
 
-    /// The lowercase hex SHA-256 of `bytes` (GLib's `g_compute_checksum_for_data`, already linked
-    /// through libvips).
+    /// The lowercase hex SHA-256 of `bytes` (swift-crypto, through `Digests`).
     public static func digest<Bytes: ContiguousBytes>(of bytes: Bytes) -> String {
-        let digest = bytes.withUnsafeBytes { buffer in
-            g_compute_checksum_for_data(
-                G_CHECKSUM_SHA256, buffer.baseAddress?.assumingMemoryBound(to: guchar.self), gsize(buffer.count))
-        }
-        guard let digest else { return "" }
-        defer { g_free(digest) }
-        return String(cString: digest)
+        bytes.withUnsafeBytes { Digests.sha256Hex($0) }
     }
 
     // MARK: Reading

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import VignetteSupport
 
 /// A thread-safe, cost-limited least-recently-used cache.
 ///

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import VignetteSupport
 
 /// Decodes previews for a decode node from the bytes received so far: at most one at a time, no
 /// more often than `Configuration.progressiveDecodingInterval`, only while a subscriber wants

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Logging
+import VignetteSupport
 
 /// Loads, decodes, processes and caches images; equal work is done once.
 ///

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import VignetteSupport
 
 /// Loads images ahead of need — the rows below a scrolled list, the next page of a feed — so that
 /// they come from a cache when asked for.

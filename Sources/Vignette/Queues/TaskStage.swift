@@ -1,3 +1,4 @@
+import VignetteSupport
 
 /// The loading stage: asynchronous (I/O-bound) work as tasks, at most `maxConcurrent` at once,
 /// highest priority first, oldest first within a priority.

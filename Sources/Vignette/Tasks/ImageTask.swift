@@ -1,3 +1,4 @@
+import VignetteSupport
 
 /// One request in flight: cancel it, change its priority, follow its progress and events.
 public final class ImageTask: Sendable {

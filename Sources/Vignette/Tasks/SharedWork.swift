@@ -1,3 +1,4 @@
+import VignetteSupport
 
 /// A node of the pipeline's task graph: one piece of work (load, decode, one processor) shared by
 /// every request that needs it.

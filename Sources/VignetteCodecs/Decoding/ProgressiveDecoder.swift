@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import VignetteSupport
 
 /// Decodes previews from the partial data of a download that is still arriving.
 ///

@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import VignetteSupport
 
 /// Reads image files within a byte budget, without ever blocking on what is not a regular file.
 ///
@@ -139,7 +140,7 @@ public enum InputFile {
                 break
             }
         }
-        if failure != 0 { throw ImagingError(.io, "cannot read \(path): \(String(cString: strerror(failure)))") }
+        if failure != 0 { throw ImagingError(.io, "cannot read \(path): \(SystemError.reason(for: failure))") }
         if filled < data.count { data.removeSubrange(filled..<data.count) }
         return (data, endedAtOnce)
     }
@@ -156,5 +157,5 @@ public enum InputFile {
         }
     }
 
-    static func systemReason() -> String { String(cString: strerror(errno)) }
+    static func systemReason() -> String { SystemError.reason(for: errno) }
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import VignetteSupport
 
 /// Which embedded ICC profiles mean sRGB: those through which the conversion to sRGB
 /// (`Image.convertedToSRGB`, the one every route takes) leaves every colour of a probe within ±1

@@ -6,6 +6,7 @@ import Foundation
 internal import CImageShims
 internal import CLcms2
 internal import CVips
+import VignetteSupport
 
 /// littleCMS transforms from an embedded RGB profile to sRGB for 8-bit pixels, built once per
 /// profile and kept (at most 16): `Image.convertedToSRGB` takes them for thumbnail-sized 8-bit RGB

@@ -1,5 +1,6 @@
 internal import CImageShims
 internal import CVips
+import VignetteSupport
 
 /// Process-wide libvips state: initialised once, explicitly by `start()` or lazily on first use.
 ///

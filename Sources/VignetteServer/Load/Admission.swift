@@ -1,4 +1,5 @@
 import Vignette
+import VignetteSupport
 
 /// At most `maxRunning` requests in processing and at most `maxWaiting` waiting for a turn; a
 /// request that finds both full is refused at once (the server answers 503 with `Retry-After`)

@@ -1,4 +1,5 @@
 import VignetteCodecs
+import VignetteSupport
 
 /// Whether the client of one connection is still there: set once when it closes its side (a
 /// FIN, seen as NIO's `ChannelEvent.inputClosed`) or the connection goes away, by

@@ -1,5 +1,6 @@
 import NIOCore
 import VignetteCodecs
+import VignetteSupport
 
 /// A channel handler of the server's HTTP/1 connections that tells the requests on it when the
 /// client closes its side (`ChannelEvent.inputClosed`: Hummingbird allows half-closure, so a

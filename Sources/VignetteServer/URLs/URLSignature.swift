@@ -1,9 +1,9 @@
 import Vignette
-internal import CVips
+import VignetteSupport
 
 /// imgproxy's URL signature: `base64url(HMAC-SHA256(key, salt + path))` without padding, where
 /// `path` is everything after the signature segment, leading `/` included; key and salt are given
-/// hex-encoded. GLib's `g_hmac` (SHA-256) computes it; it is already linked through libvips.
+/// hex-encoded. swift-crypto's HMAC computes it (`Digests`).
 public struct URLSignature: Sendable {
     private let key: [UInt8]
     private let salt: [UInt8]
@@ -37,14 +37,7 @@ public struct URLSignature: Sendable {
     }
 
     private func hmac(_ message: [UInt8]) -> [UInt8] {
-        guard let hmac = key.withUnsafeBufferPointer({ g_hmac_new(G_CHECKSUM_SHA256, $0.baseAddress, gsize($0.count)) }) else { return [] }
-        defer { g_hmac_unref(hmac) }
-        salt.withUnsafeBufferPointer { g_hmac_update(hmac, $0.baseAddress, gssize($0.count)) }
-        message.withUnsafeBufferPointer { g_hmac_update(hmac, $0.baseAddress, gssize($0.count)) }
-        var digest = [UInt8](repeating: 0, count: 32)
-        var length = gsize(32)
-        digest.withUnsafeMutableBufferPointer { g_hmac_get_digest(hmac, $0.baseAddress, &length) }
-        return Array(digest.prefix(Int(length)))
+        Digests.hmacSHA256(key: key, salt, message)
     }
 
     static func bytes(hex: String) -> [UInt8]? {

@@ -4,6 +4,7 @@ import Vignette
 import VignetteCodecs
 @testable import VignetteRedis
 import TestTiming
+import VignetteSupport
 
 enum Files {
     static let repository = URL(fileURLWithPath: #filePath)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Vignette
 import TestTiming
+import VignetteSupport
 
 enum Files {
     static let repository = URL(fileURLWithPath: #filePath)

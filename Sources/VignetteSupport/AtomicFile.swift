@@ -17,14 +17,18 @@ package enum AtomicFile {
         package enum Step: Sendable { case create, write, rename }
         package let step: Step
         package let code: Int32
-        package var reason: String { String(cString: strerror(code)) }
+        package var reason: String { SystemError.reason(for: code) }
     }
 
     /// Writes `parts`, one after the other, to `temporary` and renames it to `path`. On failure the
     /// temporary file is removed and the failure returned; `path` is then untouched.
     package static func write(_ parts: [Data], to path: String, through temporary: String) -> Failure? {
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else { return Failure(step: .create, code: errno) }
+        let descriptor: Int32
+        do throws(SystemError) {
+            descriptor = try systemCall("open") { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644) }
+        } catch {
+            return Failure(step: .create, code: error.code)
+        }
         var code: Int32 = 0
         for part in parts where code == 0 { code = writeAll(part, to: descriptor) }
         if close(descriptor) != 0, code == 0 { code = errno }
@@ -34,20 +38,19 @@ package enum AtomicFile {
         return failure
     }
 
-    /// `write(2)` until every byte is written, retried on EINTR; 0, or the errno that stopped it
-    /// (EIO when the system wrote nothing and gave no reason).
+    /// `write(2)` until every byte is written (through `systemCall`); 0, or the errno that stopped
+    /// it (EIO when the system wrote nothing and gave no reason).
     private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32 {
         data.withUnsafeBytes { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return 0 }
             var written = 0
             while written < buffer.count {
-                let count = Glibc.write(descriptor, base + written, buffer.count - written)
-                if count > 0 {
+                do throws(SystemError) {
+                    let count = try systemCall("write") { Glibc.write(descriptor, base + written, buffer.count - written) }
+                    if count == 0 { return EIO }
                     written += count
-                } else if count == 0 {
-                    return EIO
-                } else if errno != EINTR {
-                    return errno
+                } catch {
+                    return error.code
                 }
             }
             return 0
