@@ -19,7 +19,7 @@ TEST_PACKAGES := redis-server libvips-tools liblcms2-utils python3 python3-venv
 # the shared-cache benchmark starts on 127.0.0.1.
 TOOL_PACKAGES := libvips-tools colord-data imagemagick libheif-examples webp libimage-exiftool-perl hyperfine python3-venv curl libjpeg-dev zlib1g-dev python3-dev redis-server
 
-.PHONY: demo test bench bench-server fixtures install-deps install-tools build release clean fuzz fuzz-smoke sanitize
+.PHONY: demo test docs docs-check bench bench-server fixtures install-deps install-tools build release clean fuzz fuzz-smoke sanitize
 
 install-deps:
 	@Scripts/install-packages.sh $(BUILD_PACKAGES)
@@ -48,9 +48,19 @@ test: install-deps
 	@Scripts/install-packages.sh $(TEST_PACKAGES)
 	@Scripts/test-venv.sh >/dev/null
 	@if command -v python3 >/dev/null; then python3 Scripts/undocumented.py Sources/Vignette Sources/VignetteCodecs Sources/VignetteHTTP Sources/VignetteServer Sources/VignetteRedis; fi
+	python3 Scripts/check-doc-links.py
 	$(SWIFT) build --build-tests
 	Scripts/fuzz.sh --replay
 	SWIFT=$(SWIFT) Scripts/run-tests.sh
+
+# The library's DocC documentation (Sources/Vignette/Vignette.docc and the doc comments) into
+# .build/docs, with swift-docc-plugin; docs-check fails on any DocC warning.
+DOCC_FLAGS ?=
+docs: install-deps
+	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target Vignette --output-path .build/docs $(DOCC_FLAGS)
+
+docs-check:
+	$(MAKE) docs DOCC_FLAGS=--warnings-as-errors
 
 # libFuzzer targets (Fuzz/Sources) for FUZZ_SECONDS each (default 300), FUZZ_JOBS at a time (2);
 # findings go to .fuzz/findings/ and make it fail. fuzz-smoke replays the seeds and regressions once.
