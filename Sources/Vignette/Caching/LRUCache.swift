@@ -86,6 +86,8 @@ public final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
     /// Stores `value` under `key` as the most recently used entry, then evicts the least
     /// recently used entries until the limits hold.
     /// - Parameters:
+    ///   - value: what is stored.
+    ///   - key: what it is found by.
     ///   - cost: what the entry counts against `costLimit` (for images, their byte size).
     ///   - ttl: this entry's time to live, overriding the cache's `ttl`.
     /// - Returns: `false` when the entry was refused as too costly (see `entryCostLimit`).
