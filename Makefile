@@ -49,6 +49,7 @@ test: install-deps
 	@Scripts/test-venv.sh >/dev/null
 	@if command -v python3 >/dev/null; then python3 Scripts/undocumented.py Sources/Vignette Sources/VignetteCodecs Sources/VignetteHTTP Sources/VignetteServer Sources/VignetteRedis; fi
 	python3 Scripts/check-doc-links.py
+	Scripts/check-one-way.sh
 	$(MAKE) docs-check
 	$(SWIFT) build --build-tests
 	Scripts/fuzz.sh --replay

@@ -1,5 +1,4 @@
 import Foundation
-import Dispatch
 import Vignette
 import VignetteSupport
 
@@ -25,20 +24,32 @@ enum BatchRunner {
     ) -> [Result?] {
         let shared = Shared<Result>(count: count)
         let lanes = max(1, min(jobs, count))
-        let done = DispatchSemaphore(value: 0)
-        for _ in 0..<lanes {
-            let thread = Thread {
-                while !shouldStop() {
-                    let index = shared.take()
-                    if index >= count { break }
-                    let result = work(index)
-                    shared.results.withLock { $0[index] = result }
-                }
-                done.signal()
+        let finished = ConditionLock(0)
+        let lane: @Sendable () -> Void = {
+            while !shouldStop() {
+                let index = shared.take()
+                if index >= count { break }
+                let result = work(index)
+                shared.results.withLock { $0[index] = result }
             }
-            thread.start()
         }
-        for _ in 0..<lanes { done.wait() }
+        var started = 0
+        for _ in 0..<lanes {
+            do {
+                try WorkerThread.start {
+                    lane()
+                    finished.withLock { $0 += 1 }
+                    finished.broadcast()
+                }
+                started += 1
+            } catch {
+                break  // as many lanes as the system gives; the caller's thread is one below
+            }
+        }
+        if started == 0 { lane() }
+        finished.withLock { done, wait in
+            while done < started { wait() }
+        }
         return shared.results.withLock { $0 }
     }
 }

@@ -1,5 +1,3 @@
-import Dispatch
-import Foundation  // Thread
 import VignetteCodecs
 import VignetteSupport
 
@@ -10,39 +8,45 @@ final class SerialWorker: Sendable {
     private struct State: Sendable {
         var jobs: [@Sendable () -> Void] = []
         var isStopped = false
+        var hasNoThread = false
     }
 
-    private let state = Locked(State())
-    private let wakeup = DispatchSemaphore(value: 0)
+    private let state = ConditionLock(State())
 
-    /// A worker whose thread is called `name`, started at once.
+    /// A worker whose thread is called `name`, started at once. When no thread can be had, jobs
+    /// run on the caller's thread instead (`async` then blocks for the call), so none is lost.
     init(name: String) {
-        let (state, wakeup) = (state, wakeup)
-        let thread = Thread {
-            while true {
-                wakeup.wait()
-                let next = state.withLock { state -> (job: (@Sendable () -> Void)?, stop: Bool) in
-                    if state.jobs.isEmpty { return (nil, state.isStopped) }
-                    return (state.jobs.removeFirst(), false)
+        let state = state
+        do {
+            try WorkerThread.start {
+                ImagingRuntime.nameCurrentThread(name)
+                while let job = state.withLock({ state, wait -> (@Sendable () -> Void)? in
+                    while state.jobs.isEmpty, !state.isStopped { wait() }
+                    return state.jobs.isEmpty ? nil : state.jobs.removeFirst()
+                }) {
+                    job()
                 }
-                if let job = next.job { job() } else if next.stop { return }
             }
+        } catch {
+            state.withLock { $0.hasNoThread = true }
         }
-        thread.name = name
-        thread.start()
     }
 
     deinit { stop() }
 
     /// Runs `job` after the jobs given before it.
     func async(_ job: @escaping @Sendable () -> Void) {
-        state.withLock { $0.jobs.append(job) }
-        wakeup.signal()
+        let inline = state.withLock { state -> Bool in
+            if state.hasNoThread { return true }
+            state.jobs.append(job)
+            return false
+        }
+        if inline { job() } else { state.signal() }
     }
 
     /// Lets the thread end once the jobs given so far have run.
     func stop() {
         state.withLock { $0.isStopped = true }
-        wakeup.signal()
+        state.signal()
     }
 }

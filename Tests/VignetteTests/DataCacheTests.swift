@@ -443,7 +443,7 @@ private func runAndKillWriter(_ binary: URL, arguments: [String]) async throws -
 private func holdWriter(of cache: DataCache) -> DispatchSemaphore {
     let gate = DispatchSemaphore(value: 0)
     let entered = DispatchSemaphore(value: 0)
-    cache.worker.async {
+    cache.worker.execute {
         entered.signal()
         gate.wait()
     }

@@ -1,4 +1,4 @@
-import Dispatch
+import VignetteSupport
 import Logging
 
 extension DataCache {
@@ -9,7 +9,7 @@ extension DataCache {
     /// writer also sweeps on its own every `sweepInterval`.
     public func sweep() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            worker.async {
+            worker.execute {
                 self.performSweep()
                 continuation.resume()
             }
@@ -52,33 +52,33 @@ extension DataCache {
     }
 }
 
-/// The timer that makes a `DataCache` sweep on its own, on its writer queue.
-///
-/// `@unchecked Sendable`: it only holds a dispatch source, which libdispatch makes safe to start and
-/// cancel from any thread; the class adds no state of its own.
-final class DataCacheSweepTimer: @unchecked Sendable {
-    private let source: DispatchSourceTimer
-    private let interval: DispatchTimeInterval
+/// The timer that makes a `DataCache` sweep on its own, on its writer: a task that sleeps (on
+/// no thread) and hands the sweep to the writer every `interval`, until it is cancelled.
+final class DataCacheSweepTimer: Sendable {
+    private let interval: Duration
+    private let task = Locked<Task<Void, Never>?>(nil)
 
-    /// A timer firing every `interval` on `queue`, or nil when `interval` is zero or negative.
-    init?(interval: Duration, queue: DispatchQueue) {
+    /// A timer firing every `interval`, or nil when `interval` is zero or negative.
+    init?(interval: Duration) {
         guard interval > .zero else { return nil }
-        let (seconds, attoseconds) = interval.components
-        let nanoseconds = Double(seconds) * 1e9 + Double(attoseconds) / 1e9
-        // Clamped to a day: longer than any sensible interval, far from overflow.
-        self.interval = .nanoseconds(Int(min(max(nanoseconds, 1_000_000), 86_400e9)))
-        self.source = DispatchSource.makeTimerSource(queue: queue)
+        // Clamped: at least a millisecond, at most a day.
+        self.interval = min(max(interval, .milliseconds(1)), .seconds(86_400))
     }
 
-    func start(_ handler: @escaping @Sendable () -> Void) {
-        let leeway: DispatchTimeInterval
-        if case .nanoseconds(let nanoseconds) = interval { leeway = .nanoseconds(max(nanoseconds / 10, 1)) } else { leeway = .milliseconds(10) }
-        source.schedule(deadline: .now() + interval, repeating: interval, leeway: leeway)
-        source.setEventHandler(handler: handler)
-        source.resume()
+    /// Starts handing `handler` to `worker` every interval.
+    func start(on worker: BlockingExecutor, _ handler: @escaping @Sendable () -> Void) {
+        let interval = interval
+        task.withLock { task in
+            task = Task.detached(priority: .utility) {
+                while !Task.isCancelled {
+                    do { try await Task.sleep(for: interval) } catch { return }
+                    worker.execute(handler)
+                }
+            }
+        }
     }
 
     func cancel() {
-        source.cancel()
+        task.withLock { $0?.cancel() }
     }
 }

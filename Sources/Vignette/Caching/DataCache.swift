@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Dispatch
 import Logging
 import VignetteSupport
 
@@ -16,7 +15,7 @@ import VignetteSupport
 ///   killed mid-write. Writes are not `fsync`ed: an entry survives any process crash, but a power
 ///   loss may lose recent entries (it is a cache).
 /// - **Writes never block.** `storeData` and `removeData` stage the change in memory and return;
-///   one serial background writer (a dispatch queue, not Swift's cooperative pool) applies them in
+///   one serial background writer (a `BlockingExecutor` of one thread, not Swift's cooperative pool) applies them in
 ///   order. Reads see staged changes at once; a later change to a key wins over an earlier one.
 ///   `flush()` waits for the writer. Queued writes hold on to the cache, so they still land when the
 ///   last reference to it goes away before they are done.
@@ -47,7 +46,7 @@ public final class DataCache: Sendable {
     let directory: DataCacheDirectory
     let staging = Locked(DataCacheStaging())
     /// The one serial writer: every change to the folder made by this object runs here, in order.
-    let worker = DispatchQueue(label: "vignette.datacache.writer", qos: .utility)
+    let worker = BlockingExecutor(maxThreads: 1)
     let logger = Logger(label: "vignette.datacache")
     private let sweepTimer: DataCacheSweepTimer?
 
@@ -71,8 +70,8 @@ public final class DataCache: Sendable {
         self.sizeLimit = max(0, sizeLimit)
         self.sweepInterval = sweepInterval
         self.directory = DataCacheDirectory(path: folder)
-        self.sweepTimer = DataCacheSweepTimer(interval: sweepInterval, queue: worker)
-        sweepTimer?.start { [weak self] in self?.performSweep() }
+        self.sweepTimer = DataCacheSweepTimer(interval: sweepInterval)
+        sweepTimer?.start(on: worker) { [weak self] in self?.performSweep() }
     }
 
     deinit {
@@ -151,7 +150,7 @@ public final class DataCache: Sendable {
             logger.warning("disk cache writes are behind; an entry was dropped", metadata: ["bytes": "\(entry.byteCount)"])
             return
         }
-        worker.async { self.applyWrite(key, id: id) }
+        worker.execute { self.applyWrite(key, id: id) }
     }
 
     /// Bytes of the writes waiting for the disk.
@@ -160,7 +159,7 @@ public final class DataCache: Sendable {
     /// Removes `key`'s entry, staged or on disk. Returns at once; the file is deleted in the background.
     public func removeData(for key: String) {
         let id = staging.withLock { $0.stage(.removal, for: key) }
-        worker.async {
+        worker.execute {
             self.directory.remove(self.filename(for: key))
             self.staging.withLock { $0.settle(key, id: id) }
         }
@@ -170,7 +169,7 @@ public final class DataCache: Sendable {
     /// reads see the cache empty immediately, apart from data stored after this call.
     public func removeAll() {
         staging.withLock { $0.beginRemoveAll() }
-        worker.async {
+        worker.execute {
             do {
                 for entry in try self.directory.list().entries { self.directory.remove(entry.name) }
             } catch {
@@ -185,7 +184,7 @@ public final class DataCache: Sendable {
     /// queue. For shutdown (`ImagePipeline.flushDiskCache()`) and tests.
     public func flush() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            worker.async { continuation.resume() }
+            worker.execute { continuation.resume() }
         }
     }
 

@@ -3,11 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
 import Vignette
+import VignetteSupport
 import VignetteHTTP
 
 /// Turns a URL's source (`local:///path`, `http://…`, `https://…`, `s3://…`) into what the
@@ -115,15 +115,11 @@ struct SourceResolver: Sendable {
     }
 
     /// Every address `host` resolves to (a numeric host is its own address). `getaddrinfo`
-    /// blocks: it runs on a Dispatch thread, not on Swift's cooperative pool.
+    /// blocks: it runs on the blocking executor, not on Swift's cooperative pool.
     static func addresses(of host: String) async throws(ServerFailure) -> [Address] {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         if let kind = SourceAddressKind(numericAddress: bare) { return [Address(kind: kind, literal: bare)] }
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: lookUp(bare))
-            }
-        }
+        return await BlockingExecutor.shared.run { lookUp(bare) }
     }
 
     private static func lookUp(_ host: String) -> [Address] {

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# One way for each concern, checked (make test): the lock's pthread calls only in the lock types,
+# threads made only by WorkerThread, no Dispatch queues, libvips imported only by VignetteCodecs.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+status=0
+refuse() { # pattern, allowed-files regex, what it means
+  local found
+  found=$(grep -rnE "$1" Sources --include='*.swift' | grep -vE "^($2):" | grep -vE '^[^:]+:[0-9]+:\s*///')
+  if [ -n "$found" ]; then
+    echo "check-one-way: $3:" >&2
+    echo "$found" >&2
+    status=1
+  fi
+}
+refuse 'pthread_(mutex|cond)_' 'Sources/VignetteSupport/(Locked|ConditionLock)\.swift' 'pthread locks outside Locked and ConditionLock'
+refuse 'pthread_create|Thread\.detachNewThread|[^a-zA-Z]Thread *(\{|\()' 'Sources/VignetteSupport/WorkerThread\.swift' 'threads made outside WorkerThread'
+refuse 'DispatchQueue' '^$' 'a Dispatch queue (use BlockingExecutor)'
+refuse '^(internal |@_implementationOnly |package )?import CVips' 'Sources/VignetteCodecs/[^:]*' 'libvips imported outside VignetteCodecs'
+[ $status = 0 ] && echo "check-one-way: one lock, one thread maker, no Dispatch queues, libvips in the codecs alone"
+exit $status
