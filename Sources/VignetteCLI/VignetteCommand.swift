@@ -18,7 +18,7 @@ struct VignetteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vignette",
         abstract: "Fast, safe thumbnails and image conversions (libvips, libwebp, libheif).",
-        subcommands: [InfoCommand.self, ThumbnailCommand.self, ConvertCommand.self, ServeCommand.self, BenchCommand.self])
+        subcommands: [InfoCommand.self, ThumbnailCommand.self, ConvertCommand.self, ServeCommand.self])
 
     /// ArgumentParser exits 64 on usage errors; the contract says 2.
     static func main() {

@@ -132,7 +132,7 @@ struct ThumbnailCommandTests {
         ["thumbnail", "x.jpg", "--size", "100", "--out", "/tmp/v", "--alpha-format", "gif"],
         ["thumbnail", "--size", "100", "--out", "/tmp/v"],
         ["frobnicate"],
-        ["bench", "--seconds", "0"],
+        ["bench"],
     ])
     func usage(arguments: [String]) async throws {
         let result = try await CLI.run(arguments)

@@ -29,7 +29,7 @@ import VignetteSupport
 ///
 /// The `now` clock is read before the lock is taken when storing, and inside the lock when a
 /// looked-up entry has a time to live; it must not call back into the cache.
-public final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+package final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let state: Locked<LRUState<Key, Value>>
     private let now: @Sendable () -> ContinuousClock.Instant
 
@@ -40,7 +40,7 @@ public final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
     ///   - ttl: the default time to live of an entry; `nil` for none.
     ///   - entryCostLimit: the largest share of `costLimit` one entry may cost (default 10 %).
     ///   - now: the clock for time to live; tests inject their own.
-    public init(
+    package init(
         costLimit: Int, countLimit: Int = .max, ttl: Duration? = nil, entryCostLimit: Double = 0.1,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
@@ -51,33 +51,33 @@ public final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
     }
 
     /// The most the costs of all entries may add up to; lowering it evicts at once.
-    public var costLimit: Int {
+    package var costLimit: Int {
         get { state.withLock { $0.limits.cost } }
         set { _ = state.withLock { $0.limits.cost = max(0, newValue); return $0.trimToLimits() } }
     }
 
     /// The most entries the cache holds; lowering it evicts at once.
-    public var countLimit: Int {
+    package var countLimit: Int {
         get { state.withLock { $0.limits.count } }
         set { _ = state.withLock { $0.limits.count = max(0, newValue); return $0.trimToLimits() } }
     }
 
     /// The time to live of entries stored without one of their own; `nil` for none.
     /// A change applies to entries already stored, on their next lookup.
-    public var ttl: Duration? {
+    package var ttl: Duration? {
         get { state.withLock { $0.limits.ttl } }
         set { state.withLock { $0.limits.ttl = newValue } }
     }
 
     /// The largest share of `costLimit` one entry may cost; larger entries are not stored.
     /// A change applies to later `set` calls only.
-    public var entryCostLimit: Double {
+    package var entryCostLimit: Double {
         get { state.withLock { $0.limits.entryCostShare } }
         set { state.withLock { $0.limits.entryCostShare = newValue } }
     }
 
     /// The value stored for `key`, or `nil`; a hit makes the entry the most recently used.
-    public func value(forKey key: Key) -> Value? {
+    package func value(forKey key: Key) -> Value? {
         // The expired value, if any, is released here, after the lock is dropped.
         let (hit, _) = state.withLock { $0.lookup(key, clock: now) }
         return hit
@@ -92,7 +92,7 @@ public final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
     ///   - ttl: this entry's time to live, overriding the cache's `ttl`.
     /// - Returns: `false` when the entry was refused as too costly (see `entryCostLimit`).
     @discardableResult
-    public func set(_ value: Value, forKey key: Key, cost: Int = 1, ttl: Duration? = nil) -> Bool {
+    package func set(_ value: Value, forKey key: Key, cost: Int = 1, ttl: Duration? = nil) -> Bool {
         let instant = now()
         let (stored, _) = state.withLock {
             $0.insert(value, forKey: key, cost: max(0, cost), ttl: ttl, at: instant)
@@ -102,31 +102,31 @@ public final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
 
     /// Removes the entry for `key` and returns its value, or `nil` when there was none.
     @discardableResult
-    public func removeValue(forKey key: Key) -> Value? {
+    package func removeValue(forKey key: Key) -> Value? {
         state.withLock { $0.remove(key) }
     }
 
     /// Removes every entry.
-    public func removeAll() {
+    package func removeAll() {
         // The old storage is released here, after the lock is dropped.
         _ = state.withLock { $0.takeAll() }
     }
 
     /// Evicts least recently used entries until the total cost is at most `cost`.
-    public func trim(toCost cost: Int) {
+    package func trim(toCost cost: Int) {
         _ = state.withLock { $0.trim(toCost: cost, toCount: .max) }
     }
 
     /// Evicts least recently used entries until at most `count` remain.
-    public func trim(toCount count: Int) {
+    package func trim(toCount count: Int) {
         _ = state.withLock { $0.trim(toCost: .max, toCount: count) }
     }
 
     /// The sum of the costs of the entries stored.
-    public var totalCost: Int { state.withLock { $0.totalCost } }
+    package var totalCost: Int { state.withLock { $0.totalCost } }
 
     /// The number of entries stored.
-    public var totalCount: Int { state.withLock { $0.count } }
+    package var totalCount: Int { state.withLock { $0.count } }
 
     /// The keys from the most to the least recently used, for tests.
     func keysByRecency() -> [Key] { state.withLock { $0.keysByRecency() } }

@@ -9,18 +9,18 @@ import Darwin
 /// On a server the host's RAM is the wrong measure: a container or a systemd unit usually runs
 /// under a cgroup memory limit far below it, and a cache sized from the host's RAM gets the
 /// process killed. So the cgroup limit wins when there is one.
-public enum MemoryBudget {
+@usableFromInline package enum MemoryBudget {
     /// The share of `availableToProcess()` the image cache may take by default.
-    public static let defaultImageCacheShare = 0.2
+    package static let defaultImageCacheShare = 0.2
     /// The most the image cache takes by default, whatever the memory: 1 GiB.
-    public static let defaultImageCacheCap = 1 << 30
+    package static let defaultImageCacheCap = 1 << 30
 
     /// Bytes this process may really use: the smallest of physical memory
     /// (`_SC_PHYS_PAGES × _SC_PAGESIZE`) and every cgroup memory limit that applies — cgroup v2
     /// `memory.max` (`/sys/fs/cgroup/memory.max`, and those of the process's own cgroup and its
     /// ancestors), or cgroup v1 `memory.limit_in_bytes` (`/sys/fs/cgroup/memory/...`) when it is
     /// not the huge "unlimited" value.
-    public static func availableToProcess() -> Int {
+    @usableFromInline package static func availableToProcess() -> Int {
         let ownCgroups = readSmallFile("/proc/self/cgroup").map(cgroupLimitFiles(procSelfCgroup:)) ?? []
         let files = ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"] + ownCgroups
         var available = physicalMemory()
@@ -36,7 +36,7 @@ public enum MemoryBudget {
     /// at most 1 GiB. A fifth leaves room for the decodes, processing and encodes in flight
     /// (each of which may hold several full-size images) and for the rest of the process; the
     /// cap keeps a big host from parking gigabytes of thumbnails that a disk cache serves as well.
-    public static func defaultImageCacheCostLimit() -> Int {
+    @usableFromInline package static func defaultImageCacheCostLimit() -> Int {
         defaultImageCacheCostLimit(available: availableToProcess())
     }
 

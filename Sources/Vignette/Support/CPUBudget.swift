@@ -8,9 +8,9 @@ import Glibc
 /// 64-core host would start 64 decoding threads, each running libvips threads of its own. So the
 /// smallest of the online CPUs and every cgroup CPU quota that applies (v2 `cpu.max`, v1 `cpu.cfs_quota_us` over `cpu.cfs_period_us`,
 /// rounded up to whole cores) wins, as `MemoryBudget` does for memory.
-public enum CPUBudget {
+package enum CPUBudget {
     /// The cores this process may use, at least 1.
-    public static func availableCores() -> Int {
+    package static func availableCores() -> Int {
         var cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         for quota in quotas() { cores = min(cores, quota) }
         return max(1, cores)

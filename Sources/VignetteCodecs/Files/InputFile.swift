@@ -24,16 +24,16 @@ import VignetteSupport
 ///
 /// The file is opened with `O_NONBLOCK` (so `open` of a FIFO without writer returns at once;
 /// cleared again for regular files) and `O_NOCTTY`. Failures carry the system's own reason (`strerror`).
-public enum InputFile {
+package enum InputFile {
     /// Seconds a connected pipe may stay silent before the read gives up (the HTTP loader's read timeout too).
-    public static let pipeIdleTimeout: Int32 = 30
+    package static let pipeIdleTimeout: Int32 = 30
 
     /// Room reserved for the first bytes of a stream; it doubles as more arrive.
     static let streamChunk = 64 << 10
 
     /// The bytes of the file at `path`, or `.io` (missing, unreadable, not a regular file or a
     /// pipe, a pipe with no writer or a silent one) or `.limitExceeded` (over `limits.maxInputBytes`).
-    public static func read(_ path: String, limits: DecodingLimits) throws(ImagingError) -> Data {
+    package static func read(_ path: String, limits: DecodingLimits) throws(ImagingError) -> Data {
         var status = stat()
         guard stat(path, &status) == 0 else { throw ImagingError(.io, "cannot open \(path): \(systemReason())") }
         try refuseUnreadableKind(status, path: path)
@@ -61,7 +61,7 @@ public enum InputFile {
 
     /// Up to `count` bytes from an open descriptor (`read(2)`, retried on EINTR); fewer when the
     /// file ends first (it shrank while being read).
-    public static func read(descriptor: Int32, count: Int, path: String) throws(ImagingError) -> Data {
+    package static func read(descriptor: Int32, count: Int, path: String) throws(ImagingError) -> Data {
         try read(descriptor: descriptor, upTo: max(0, count), reserving: max(0, count), path: path).data
     }
 

@@ -5,9 +5,9 @@ import VignetteSupport
 /// request that finds both full is refused at once (the server answers 503 with `Retry-After`)
 /// instead of queueing without end. Waiters get their turn oldest first; a waiter whose task is
 /// cancelled (its client went away) leaves the queue.
-public final class Admission: Sendable {
+package final class Admission: Sendable {
     /// Why a request was not admitted.
-    public enum Refusal: Error, Sendable, Equatable {
+    package enum Refusal: Error, Sendable, Equatable {
         /// Every slot is taken and the wait queue is full.
         case overloaded
         /// The request's task was cancelled while it waited.
@@ -26,27 +26,27 @@ public final class Admission: Sendable {
     }
 
     /// Requests processed at once.
-    public let maxRunning: Int
+    package let maxRunning: Int
     /// Requests that may wait for a slot.
-    public let maxWaiting: Int
+    package let maxWaiting: Int
     private let state = Locked(State())
 
     /// An admission of `maxRunning` (at least 1) at once and `maxWaiting` (at least 0) waiting.
-    public init(maxRunning: Int, maxWaiting: Int) {
+    package init(maxRunning: Int, maxWaiting: Int) {
         self.maxRunning = max(1, maxRunning)
         self.maxWaiting = max(0, maxWaiting)
     }
 
     /// Requests in processing now.
-    public var running: Int { state.withLock { $0.running } }
+    package var running: Int { state.withLock { $0.running } }
     /// Requests waiting for a slot now.
-    public var waiting: Int { state.withLock { $0.waiting.count } }
+    package var waiting: Int { state.withLock { $0.waiting.count } }
     /// Whether a request arriving now would be refused: every slot taken and the queue full.
-    public var isSaturated: Bool { state.withLock { $0.running >= maxRunning && $0.waiting.count >= maxWaiting } }
+    package var isSaturated: Bool { state.withLock { $0.running >= maxRunning && $0.waiting.count >= maxWaiting } }
 
     /// Runs `body` once a slot is free; throws `Refusal.overloaded` at once when the queue is
     /// full, `Refusal.cancelled` when the task is cancelled while waiting.
-    public func run<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    package func run<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         try await enter()
         defer { leave() }
         return try await body()

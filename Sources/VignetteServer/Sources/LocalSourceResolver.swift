@@ -9,9 +9,9 @@ import Vignette
 /// `realpath(3)`: `..`, `.`, repeated slashes and symbolic links are all followed by the kernel's
 /// own rules before the check, so no spelling (`..%2F`, an absolute path, a link pointing out of the
 /// root) reaches a file outside it.
-public struct LocalSourceResolver: Sendable {
+package struct LocalSourceResolver: Sendable {
     /// Why a local source was refused.
-    public enum Refusal: Error, Sendable, Equatable {
+    package enum Refusal: Error, Sendable, Equatable {
         /// Outside the root (by `..`, an absolute path or a symbolic link), or not decodable.
         case forbidden(String)
         /// Inside the root, but there is no such file.
@@ -19,16 +19,16 @@ public struct LocalSourceResolver: Sendable {
     }
 
     /// The root, resolved (`realpath`), without a trailing slash.
-    public let root: String
+    package let root: String
 
     /// A resolver for files under `root`; nil when `root` is not an existing folder.
-    public init?(root: String) {
+    package init?(root: String) {
         guard let resolved = LocalSourceResolver.realPath(root), LocalSourceResolver.isDirectory(resolved) else { return nil }
         self.root = resolved == "/" ? "" : resolved
     }
 
     /// The file `path` (the part after `local://`, percent-encoded) names under the root.
-    public func resolve(_ path: String) throws(Refusal) -> String {
+    package func resolve(_ path: String) throws(Refusal) -> String {
         guard let decoded = PercentEncoding.decoded(path) else { throw .forbidden("the path is not valid percent-encoding") }
         guard !decoded.utf8.contains(0) else { throw .forbidden("the path holds a NUL byte") }
         let joined = root + (decoded.hasPrefix("/") ? "" : "/") + decoded

@@ -3,9 +3,9 @@ import Glibc
 #endif
 
 /// What kind of network an IP address is on, for the server's SSRF protection: by default a
-/// source may only be fetched from a public address.
-public enum SourceAddressKind: String, Sendable, Equatable {
-    /// A public unicast address.
+/// source may only be fetched from a package address.
+package enum SourceAddressKind: String, Sendable, Equatable {
+    /// A package unicast address.
     case global
     /// 127.0.0.0/8, ::1.
     case loopback
@@ -21,11 +21,11 @@ public enum SourceAddressKind: String, Sendable, Equatable {
     case reserved
 
     /// Whether a source at such an address is refused unless the server allows local networks.
-    public var isRefusedByDefault: Bool { self != .global }
+    package var isRefusedByDefault: Bool { self != .global }
 
     /// The kind of the numeric address `text` (IPv4 dotted quad or IPv6, an IPv4-mapped IPv6
     /// address counting as its IPv4 address); nil when `text` is not a numeric address.
-    public init?(numericAddress text: String) {
+    package init?(numericAddress text: String) {
         var v4 = in_addr()
         if inet_pton(AF_INET, text, &v4) == 1 {
             self = SourceAddressKind(ipv4: UInt32(bigEndian: v4.s_addr))
@@ -38,7 +38,7 @@ public enum SourceAddressKind: String, Sendable, Equatable {
     }
 
     /// The kind of an IPv4 address given as a host-order integer.
-    public init(ipv4 address: UInt32) {
+    package init(ipv4 address: UInt32) {
         let a = address >> 24, b = (address >> 16) & 0xFF
         switch a {
         case 0: self = .unspecified
@@ -57,7 +57,7 @@ public enum SourceAddressKind: String, Sendable, Equatable {
     }
 
     /// The kind of an IPv6 address given as its 16 bytes in network order.
-    public init(ipv6 bytes: [UInt8]) {
+    package init(ipv6 bytes: [UInt8]) {
         guard bytes.count == 16 else {
             self = .reserved
             return
