@@ -145,8 +145,8 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         let configuration = try settings()
-        // Measured: RSS under a long diverse load kept creeping up (81 → 132 MB over 4 minutes) with
-        // glibc's default arenas, and levelled off at 108 MB after 90 s with 2.
+        // Two malloc arenas: with glibc's default, RSS kept creeping up under a long diverse load
+        // (measured: docs/performance.md).
         ImagingRuntime.limitMallocArenas(to: 2)
         let server = try ThumbnailServer(configuration: configuration)
         // Under load the pipeline makes one image per core at once: one libvips thread each

@@ -13,10 +13,9 @@ import Darwin
 /// `munmap`ped when the last `Data` sharing them goes), so that they stay out of malloc's heap.
 ///
 /// Kept in the heap, a cache that replaces entries of every size all the time, between the
-/// pipeline's short-lived buffers, fragments it: under the server's soak (16 MiB of encoded results,
-/// replaced at 150–250 a second) the process grew by about 20 MB more than without the cache over
-/// its first 30–40 s before levelling off. In pages of its own, an entry's memory goes back to the
-/// system when the entry is evicted.
+/// pipeline's short-lived buffers, fragments it (measured under the server's soak:
+/// docs/performance.md). In pages of its own, an entry's memory goes back to the system when the
+/// entry is evicted.
 enum PageBackedData {
     /// Smaller copies stay in the heap: a page each would waste more than their fragments do.
     static let minimumCount = 16 << 10

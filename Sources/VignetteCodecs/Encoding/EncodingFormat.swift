@@ -69,10 +69,8 @@ public struct HEIFOptions: Sendable, Hashable, Codable {
     public var chroma: Chroma
     /// Encoder speed from 0 (slowest) to 9 (fastest). For x265 this picks a preset (`placebo` …
     /// `ultrafast`, 3 is libheif's default `slow`); for aom it is the `speed` parameter. The
-    /// default, 9, was chosen by measurement (`VignetteBench encoder-speeds`, Benchmarks/README.md):
-    /// on the 6-megapixel corpus photo at quality 50, HEIC at 9 took about 0.6 s for 413 KB at
-    /// 42.9 dB PSNR against 3.3 s, 438 KB, 43.1 dB at 3; AVIF at 9 took 0.15 s, 134 KB, 37.6 dB
-    /// against 5.1 s, 133 KB, 38.5 dB at 4.
+    /// default, 9, was chosen by measurement (`VignetteBench encoder-speeds`, docs/performance.md):
+    /// several times faster than the encoders' defaults for files of about the same size and PSNR.
     public var speed: Int
 
     /// HEIC or AVIF settings: quality 50, 4:2:0, speed 9, by default.

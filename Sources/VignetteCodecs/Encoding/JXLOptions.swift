@@ -7,10 +7,9 @@ public struct JXLOptions: Sendable, Hashable, Codable {
     /// Whether the encode is lossless (libjxl's modular mode).
     public var lossless: Bool
     /// libjxl's effort, 3 (fastest) to 9 (slowest), libvips' `effort`. The default, 4, was chosen
-    /// by measurement (`vips jxlsave`, libjxl 0.7, on the 6-megapixel corpus photo at quality 80):
-    /// effort 4 took 0.8 s for 395 KB at 41.8 dB PSNR, libvips' default 7 took 7.2 s for 404 KB at
-    /// 42.0 dB; 3 was no faster than 4 and 5 and 6 no smaller. 8 and 9 take minutes on a
-    /// photo and hundreds of bytes of memory a pixel (see `workingBytesPerPixel`).
+    /// by measurement (docs/performance.md): about as small as libvips' default 7 at a ninth of
+    /// its time. 8 and 9 take minutes on a photo and hundreds of bytes of memory a pixel (see
+    /// `workingBytesPerPixel`).
     public var effort: Int
 
     /// JPEG XL settings: quality 80, lossy, effort 4, by default.

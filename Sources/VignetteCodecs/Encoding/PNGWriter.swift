@@ -7,8 +7,8 @@ internal import CDeflate
 
 /// PNG files written with libdeflate's zlib compressor (`libdeflate_zlib_compress`) over the
 /// whole image at once, where libvips' `vips_pngsave` streams rows through libpng and zlib's
-/// `deflate`: on sharp's PNG task (a 720×540 RGBA thumbnail, level 6) about 8 ms against 30 ms,
-/// and a 720×588 photo 23 against 47 ms, each file a little smaller (Benchmarks/README.md).
+/// `deflate`: several times faster at thumbnail sizes, each file a little smaller
+/// (docs/performance.md).
 ///
 /// It writes what `vips_pngsave` writes with metadata stripped and its default filter (none):
 /// the signature, IHDR (8 bits a sample; grey, grey + alpha, RGB or RGBA; not interlaced), one

@@ -66,9 +66,8 @@ enum LanczosReducer {
     /// surface here.
     ///
     /// Streaming the decode into the reducer (rows fetched with `vips_region_prepare` while a
-    /// second thread reduces them) was tried and dropped: its critical path was no shorter
-    /// (callgrind, sharp's task: 151 M instructions on the decoding thread against about 148 M for
-    /// decode-then-split), and it cost 8 M more in all, libvips 8.14 zeroing fresh region buffers.
+    /// second thread reduces them) was tried and dropped: its critical path was no shorter and it
+    /// cost more instructions in all, libvips 8.14 zeroing fresh region buffers (docs/performance.md).
     static func resize(
         _ image: Image, toWidth width: Int, height: Int, cancellation: ImagingCancellation? = nil,
         implementation: Implementation = .automatic, threads: Int? = nil

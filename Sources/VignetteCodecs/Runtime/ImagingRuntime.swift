@@ -8,7 +8,7 @@ import VignetteSupport
 /// never race `vips_init`. A program that can (the `vignette` command, a server) calls `start()`
 /// first thing in `main`, while no other thread runs: libvips then loads none of its dynamic
 /// modules up front (the trusted ones, heif and jxl, are opened when their bytes first turn up),
-/// which takes about 28 ms off a process's start, and pointing it there means writing the
+/// which shortens a process's start (docs/performance.md), and pointing it there means writing the
 /// environment (`VIPSHOME`), which is only safe then. Lazily, from whatever thread comes first,
 /// libvips starts with its modules as installed and the environment is never written. It also blocks libvips' untrusted loaders (`vips_block_untrusted_set`:
 /// the Debian build's ImageMagick and PDF loaders, which corrupt input must never reach; JPEG XL's

@@ -18,8 +18,8 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
     /// Which decoding route makes the thumbnail.
     public enum Method: String, Sendable, CaseIterable, Codable {
         /// Vignette picks the largest JPEG DCT shrink (1/2, 1/4, 1/8) or WebP scaled decode that
-        /// still covers the target, then resizes with `kernel`: 1.7× the rate of libvips' own
-        /// thumbnail on sharp's JPEG task, within dHash distance 5 of it (Benchmarks/README.md).
+        /// still covers the target, then resizes with `kernel`: faster than libvips' own thumbnail,
+        /// within dHash distance 5 of it (figures in docs/performance.md).
         case shrinkOnLoad
         /// libvips' `vips_thumbnail`, which keeps a 2× margin before its final resize. libvips does
         /// all the work: embedded JPEG EXIF thumbnails are not used on this route.
