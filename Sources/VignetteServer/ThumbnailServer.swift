@@ -55,7 +55,7 @@ public final class ThumbnailServer: Sendable {
         loaderConfiguration.maximumRedirects = 0
         loaderConfiguration.s3 = configuration.s3
         var pipelineConfiguration = ImagePipeline.Configuration(
-            dataLoader: HTTPDataLoader(configuration: loaderConfiguration), imageCache: nil,
+            dataLoader: HTTPDataLoader(configuration: loaderConfiguration, fallback: FileDataLoader(limits: configuration.decodingLimits)), imageCache: nil,
             dataCache: try configuration.cacheFolder.map { try DataCache(path: $0, sizeLimit: configuration.cacheSizeLimit) },
             dataCachePolicy: .storeEncodedImages, decodingLimits: configuration.decodingLimits)
         pipelineConfiguration.logger = logger

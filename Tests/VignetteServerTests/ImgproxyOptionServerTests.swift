@@ -88,6 +88,18 @@ struct ImgproxyOptionServerTests {
         }
     }
 
+    @Test("a local file over the configured byte limit is refused by the server's file loader too (413)")
+    func localFileLimit() async throws {
+        try await RunningServer.with({ $0.decodingLimits.maxInputBytes = 1000 }) { running in
+            let reply = try await running.get("/insecure/rs:fit:50:50\(Self.path)")
+            #expect(reply.status == 413)
+        }
+        try await RunningServer.with { running in
+            let reply = try await running.get("/insecure/rs:fit:50:50\(Self.path)")
+            #expect(reply.status == 200)
+        }
+    }
+
     @Test("random option strings never give a 5xx", .timeLimit(.minutes(5)))
     func randomOptions() async throws {
         let names = ["rs", "s", "rt", "w", "h", "mw", "mh", "z", "dpr", "el", "ex", "exar", "g", "c", "t", "pd", "ar", "rot", "fl",
