@@ -49,9 +49,12 @@ let package = Package(
             path: "CSystemShims/CImageShims"),
         // Vignette's own Lanczos-3 reducer (AVX2 chosen at run time, scalar fallback); no libvips.
         .target(name: "CResize", path: "CSystemShims/CResize"),
+        // JPEG thumbnails at 1/8 from each block's DC only (issue 25): a DC-only entropy decoder
+        // for sequential files, a DC-scans-only stream for progressive ones; no libjpeg calls.
+        .target(name: "CVignetteJPEGDC", path: "CSystemShims/CVignetteJPEGDC"),
         .target(
             name: "VignetteCodecs",
-            dependencies: ["CVips", "CWebP", "CHeif", "CImageShims", "CResize", "CTurboJPEG", "CLcms2", "CDeflate"]),
+            dependencies: ["CVips", "CWebP", "CHeif", "CImageShims", "CResize", "CTurboJPEG", "CLcms2", "CDeflate", "CVignetteJPEGDC"]),
         .target(
             name: "Vignette",
             dependencies: [
