@@ -10,8 +10,9 @@ DEMO_SIZE ?= 256
 BUILD_PACKAGES := libvips-dev libwebp-dev libheif-dev libhiredis-dev libturbojpeg0-dev liblcms2-dev libdeflate-dev pkg-config
 # The shared-cache tests start a redis-server of their own on 127.0.0.1; the operation tests
 # compare with references made by libvips' own `vips` command (libvips-tools); the colour tests
-# with conversions made by littleCMS' `transicc` (liblcms2-utils).
-TEST_PACKAGES := redis-server libvips-tools liblcms2-utils
+# with conversions made by littleCMS' `transicc` (liblcms2-utils); the JPEG DC tests make their JPEGs
+# with libjpeg-turbo's `cjpeg` and `jpegtran` (libjpeg-turbo-progs).
+TEST_PACKAGES := redis-server libvips-tools liblcms2-utils libjpeg-turbo-progs
 # Fixture tools (Fixtures/make-fixtures.sh), the whole-process benchmark peers, and the redis-server
 # the shared-cache benchmark starts on 127.0.0.1.
 TOOL_PACKAGES := libvips-tools colord-data imagemagick libheif-examples webp libimage-exiftool-perl hyperfine python3-venv curl libjpeg-dev zlib1g-dev python3-dev redis-server

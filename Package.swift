@@ -96,6 +96,8 @@ let package = Package(
         .executableTarget(name: "FuzzProbe", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzProbe"),
         .executableTarget(name: "FuzzThumbnail", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzThumbnail"),
         .executableTarget(name: "FuzzProgressive", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzProgressive"),
+        // Differential: the JPEG DC paths against libjpeg-turbo at 1/8 (package access to JPEGDC).
+        .executableTarget(name: "FuzzJPEGDC", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzJPEGDC"),
         .executableTarget(
             name: "FuzzHTTPHeaders",
             dependencies: ["FuzzSupport", "VignetteHTTP", .product(name: "NIOHTTP1", package: "swift-nio")],

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #define DC_LOOKAHEAD 9
-#define AC_LOOKAHEAD 11
+#define AC_LOOKAHEAD 12
 
 /// A Huffman table for decoding: codes up to the lookahead by one lookup, longer ones by
 /// libjpeg's maxcode/valoffset walk (jpeg_huff_decode).
@@ -28,12 +28,19 @@ typedef struct {
     uint8_t values[256];
 } huffman;
 
-/// An AC table for skipping: one lookup gives the bits of a symbol and its extra bits together,
-/// and how far it moves the coefficient index (run + 1, 16 for ZRL, 64 for EOB).
+/// An AC table for skipping: one lookup of AC_LOOKAHEAD bits gives one or two symbols with their
+/// extra bits: the bits and the coefficient-index advance (run + 1, 16 for ZRL, 64 for EOB) of the
+/// first, and of both together when the second's code is within the lookahead too. The pair is
+/// taken only while the first leaves the block open (the second would be the next block's DC).
 typedef struct {
-    uint16_t skip[1 << AC_LOOKAHEAD];   // (advance << 8) | bits; 0: code longer than the lookahead or none
+    uint32_t skip[1 << AC_LOOKAHEAD];   // see AC_* below; 0: first code longer than the lookahead or none
     huffman slow;
 } ac_table;
+
+#define AC_BITS1(e) ((int)((e) & 31))
+#define AC_BITS2(e) ((int)(((e) >> 5) & 31))
+#define AC_ADVANCE1(e) ((int)(((e) >> 10) & 127))
+#define AC_ADVANCE2(e) ((int)((e) >> 17))
 
 typedef struct {
     huffman dc[4];
@@ -68,21 +75,45 @@ static void build_huffman(const vgn_dc_huffman_spec *spec, huffman *h) {
     memcpy(h->values, spec->values, sizeof h->values);
 }
 
+/// The symbol whose code starts `value` (`bits` bits, most significant first), as the canonical
+/// walk finds it; its code length in `*length`, or -1 when no code of at most `bits` bits matches.
+static int symbol_in(const huffman *h, uint32_t value, int bits, int *length) {
+    for (int l = 1; l <= bits && l <= 16; l++) {
+        int32_t code = (int32_t)(value >> (bits - l));
+        if (code <= h->maxcode[l]) {
+            *length = l;
+            return h->values[(code + h->valoffset[l]) & 0xFF];
+        }
+    }
+    return -1;
+}
+
+/// How far an AC symbol moves the coefficient index: run + 1, 16 for ZRL, 64 for EOB.
+static int ac_advance(int symbol) {
+    int run = symbol >> 4, extra = symbol & 15;
+    return extra ? run + 1 : (run == 15 ? 16 : 64);
+}
+
 static void build_ac(const vgn_dc_huffman_spec *spec, ac_table *t) {
     build_huffman(spec, &t->slow);
-    memset(t->skip, 0, sizeof t->skip);
-    int32_t code = 0;
-    int p = 0;
-    for (int l = 1; l <= 16; l++) {
-        for (int i = 0; i < spec->bits[l]; i++, p++, code++) {
-            if (l > AC_LOOKAHEAD) continue;
-            int symbol = spec->values[p], run = symbol >> 4, extra = symbol & 15;
-            int advance = extra ? run + 1 : (run == 15 ? 16 : 64);
-            int shift = AC_LOOKAHEAD - l;
-            for (int32_t e = code << shift; e < (code + 1) << shift; e++)
-                t->skip[e] = (uint16_t)(advance << 8 | (l + extra));
+    for (uint32_t value = 0; value < (1u << AC_LOOKAHEAD); value++) {
+        int l1, l2;
+        int first = symbol_in(&t->slow, value, AC_LOOKAHEAD, &l1);
+        if (first < 0) {
+            t->skip[value] = 0;
+            continue;
         }
-        code <<= 1;
+        int bits1 = l1 + (first & 15), advance1 = ac_advance(first);
+        int bits2 = bits1, advance2 = advance1;
+        int rest = AC_LOOKAHEAD - bits1;
+        if (advance1 < 64 && rest > 0) {
+            int second = symbol_in(&t->slow, value & ((1u << rest) - 1), rest, &l2);
+            if (second >= 0) {
+                bits2 = bits1 + l2 + (second & 15);
+                advance2 = advance1 + ac_advance(second);
+            }
+        }
+        t->skip[value] = (uint32_t)bits1 | (uint32_t)bits2 << 5 | (uint32_t)advance1 << 10 | (uint32_t)advance2 << 17;
     }
 }
 
@@ -169,15 +200,15 @@ static inline int skip_ac(reader *r, const ac_table *t) {
         if (r->count < 32) refill(r);
         uint32_t e = t->skip[peek(r, AC_LOOKAHEAD)];
         if (e) {
-            drop(r, (int)(e & 0xFF));
-            k += (int)(e >> 8);
+            int both = k + AC_ADVANCE1(e) < 64;
+            drop(r, both ? AC_BITS2(e) : AC_BITS1(e));
+            k += both ? AC_ADVANCE2(e) : AC_ADVANCE1(e);
             continue;
         }
         int symbol = decode_slow(r, &t->slow, AC_LOOKAHEAD + 1);
         if (symbol < 0) return -1;
-        int run = symbol >> 4, extra = symbol & 15;
-        drop(r, extra);
-        k += extra ? run + 1 : (run == 15 ? 16 : 64);
+        drop(r, symbol & 15);
+        k += ac_advance(symbol);
     }
     return 0;
 }

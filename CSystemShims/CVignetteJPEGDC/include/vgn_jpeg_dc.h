@@ -46,6 +46,8 @@ int vgn_jpeg_dc_kind(const uint8_t *jpeg, size_t size);
 /// declined: not a progressive Huffman 8-bit file, a truncated or unknown segment, a scan
 /// libjpeg-turbo would refuse or warn about, no EOI. Decoded by libjpeg-turbo at 1/8 it gives the
 /// planes of the whole file at 1/8 (block smoothing is kept off, as for the complete file).
+/// The AC scans' entropy-coded data are skipped unread: damage inside them, which libjpeg-turbo
+/// decodes with a warning, is not seen here.
 size_t vgn_jpeg_dc_progressive_stream(const uint8_t *jpeg, size_t size, uint8_t *out, size_t capacity);
 
 /// Decodes the sequential (SOF0/SOF1) JPEG `jpeg` at 1/8 into `planes` (1 for greyscale, else 3:
