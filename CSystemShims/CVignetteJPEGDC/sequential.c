@@ -13,11 +13,12 @@
 #include "jpeg_dc_internal.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define DC_LOOKAHEAD 9
-#define AC_LOOKAHEAD 12
+#define AC_LOOKAHEAD 11
 
 /// A Huffman table for decoding: codes up to the lookahead by one lookup, longer ones by
 /// libjpeg's maxcode/valoffset walk (jpeg_huff_decode).
@@ -131,14 +132,15 @@ static uint64_t load_be64(const uint8_t *p) {
     return __builtin_bswap64(w);
 }
 
-/// Tops `bits` up to at least 56 bits. The bits below `count` that a word load leaves are those
-/// of the next byte, which the next load ORs in again unchanged.
+/// Tops `bits` up to at least 56 bits. Where 8 bytes remain this is one load and no branch on the
+/// bit count (a refill before every symbol is cheaper than mispredicting whether it is needed);
+/// the bits below `count` that a word load leaves are those of the next byte, which the next load
+/// ORs in again unchanged. Past the end, bytes go in one at a time, zero beyond the data.
 static inline void refill(reader *r) {
-    if (r->pos + 8 <= r->size) {
+    if (__builtin_expect(r->pos + 8 <= r->size, 1)) {
         r->bits |= load_be64(r->data + r->pos) >> r->count;
-        int n = (63 - r->count) >> 3;
-        r->pos += (size_t)n;
-        r->count += 8 * n;
+        r->pos += (size_t)((63 - r->count) >> 3);
+        r->count |= 56;   // count + 8 * the bytes loaded, for a count below 64
         return;
     }
     while (r->count <= 56) {
@@ -173,7 +175,7 @@ static int decode_slow(reader *r, const huffman *h, int from) {
 
 /// One block's DC difference (F.2.2.1); -1 for a bad code. Needs at most 31 bits.
 static inline int decode_dc(reader *r, const huffman *h, int *diff) {
-    if (r->count < 32) refill(r);
+    refill(r);
     uint32_t e = h->fast[peek(r, DC_LOOKAHEAD)];
     int s;
     if (e) {
@@ -189,21 +191,39 @@ static inline int decode_dc(reader *r, const huffman *h, int *diff) {
     }
     int v = (int)peek(r, s);
     drop(r, s);
-    *diff = v < (1 << (s - 1)) ? v - (1 << s) + 1 : v;   // HUFF_EXTEND
+    // HUFF_EXTEND, without a branch: values below 2^(s-1) are negative, v - 2^s + 1.
+    int negative = (v - (1 << (s - 1))) >> 31;
+    *diff = v + (negative & (1 - (1 << s)));
     return 0;
 }
 
+/// One lookup of the AC table: the bits and index advance of one or two symbols, or 0 when the
+/// first code is longer than the lookahead. Needs at most 26 bits in the buffer.
+static inline int skip_fast(reader *r, const ac_table *t, int *k) {
+    uint32_t e = t->skip[peek(r, AC_LOOKAHEAD)];
+    if (e == 0) return 0;
+    // Both symbols, unless the first ends the block: then the second is the next block's.
+    // (An EOB entry holds one symbol; a coefficient that runs k past 63 is rare.)
+    if (__builtin_expect(*k + AC_ADVANCE1(e) < 64, 1)) {
+        drop(r, AC_BITS2(e));
+        *k += AC_ADVANCE2(e);
+    } else {
+        drop(r, AC_BITS1(e));
+        *k += AC_ADVANCE1(e);
+    }
+    return 1;
+}
+
 /// Skips one block's AC symbols, counting coefficients as decode_mcu does; -1 for a bad code.
+/// A refill leaves at least 56 bits, enough for two table lookups (26 bits each): the refill, a
+/// load on the decoding's critical path, comes once every two.
 static inline int skip_ac(reader *r, const ac_table *t) {
     int k = 1;
     while (k < 64) {
-        if (r->count < 32) refill(r);
-        uint32_t e = t->skip[peek(r, AC_LOOKAHEAD)];
-        if (e) {
-            int both = k + AC_ADVANCE1(e) < 64;
-            drop(r, both ? AC_BITS2(e) : AC_BITS1(e));
-            k += both ? AC_ADVANCE2(e) : AC_ADVANCE1(e);
-            continue;
+        refill(r);
+        if (skip_fast(r, t, &k)) {
+            if (k >= 64 || skip_fast(r, t, &k)) continue;
+            refill(r);
         }
         int symbol = decode_slow(r, &t->slow, AC_LOOKAHEAD + 1);
         if (symbol < 0) return -1;
@@ -213,15 +233,20 @@ static inline int skip_ac(reader *r, const ac_table *t) {
     return 0;
 }
 
+/// libjpeg's post-IDCT range limit (prepare_range_limit_table, seen through IDCT_range_limit and
+/// RANGE_MASK): index & 1023 -> sample, wrapping at +-512 as libjpeg's table does.
+static uint8_t range_limit[1024];
+
+static void make_range_limit(void) {
+    for (int index = 0; index < 1024; index++)
+        range_limit[index] = (uint8_t)(index < 128 ? index + 128 : index < 512 ? 255 : index < 896 ? 0 : index - 896);
+}
+
 /// jpeg_idct_1x1: the DC (the 16-bit coefficient libjpeg stores) dequantised, descaled by 8 with
-/// rounding, level-shifted and range-limited through libjpeg's table (which wraps at +-512).
+/// rounding, level-shifted and range-limited.
 static inline uint8_t dc_sample(uint16_t dc, int quant) {
     int value = ((int)(int16_t)dc * quant + 4) >> 3;
-    int index = value & 1023;
-    if (index < 128) return (uint8_t)(index + 128);
-    if (index < 512) return 255;
-    if (index < 896) return 0;
-    return (uint8_t)(index - 896);
+    return range_limit[value & 1023];
 }
 
 /// Copies the entropy-coded bytes from `pos` to the next marker into `out`, unstuffed. Sets the
@@ -360,6 +385,8 @@ int vgn_jpeg_dc_decode(
             .wide = wide < widths[c] ? wide : widths[c], .high = high < heights[c] ? high : heights[c],
             .h = st.comp[c].h, .v = st.comp[c].v, .quant = st.quant_dc[st.comp[c].tq]};
     }
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, make_range_limit);
     tables *t = malloc(sizeof *t);
     uint8_t *scratch = malloc(size - pos + 8);
     int status = VGN_JPEG_DC_NO_MEMORY;
