@@ -29,26 +29,35 @@ twin="$out/twin.jpg"
 jpegtran -progressive -outfile "$twin" "$input"
 
 results="$out/results.jsonl"
+# timed COMMAND...: the command's JSON line with "cpu_seconds" (user + system, from /usr/bin/time)
+# added, appended to $results: ops per CPU-second is the rate per core, which other work on the
+# machine disturbs less than the wall-clock rate.
+timed() {
+    local line cpu
+    line="$(/usr/bin/time -f '%U %S' -o "$out/time" "$@")"
+    cpu="$(awk '{ print $1 + $2 }' "$out/time")"
+    echo "{\"cpu_seconds\":$cpu,${line#\{}" >> "$results"
+}
 for round in $(seq 1 "$rounds"); do
     for source in baseline progressive; do
         file="$input"; [[ $source = progressive ]] && file="$twin"
         for fast in 1 0; do
             echo "jpeg-dc: round $round, $source, fast DC $fast" >&2
-            env VIGNETTE_THREADS=1 VIGNETTE_JPEG_FAST_DC=$fast "$bench" jpeg-task --input "$file" --seconds "$seconds" \
+            timed env VIGNETTE_THREADS=1 VIGNETTE_JPEG_FAST_DC=$fast "$bench" jpeg-task --input "$file" --seconds "$seconds" \
                 --width 256 --height 256 --tool "vignette 256 px, $source, DC paths $([[ $fast = 1 ]] && echo on || echo off)" \
-                --output "$out/$source-$fast.jpg" >> "$results"
+                --output "$out/$source-$fast.jpg"
         done
         if [[ -x "$simd" ]]; then
-            "$simd" "$here/peers/pillow_jpeg.py" --tool "Pillow-SIMD 256 px, $source" --input "$file" --seconds "$seconds" \
-                --width 256 --height 256 >> "$results"
+            timed "$simd" "$here/peers/pillow_jpeg.py" --tool "Pillow-SIMD 256 px, $source" --input "$file" --seconds "$seconds" \
+                --width 256 --height 256
         fi
     done
     for fast in 1 0; do
-        env VIGNETTE_THREADS=1 VIGNETTE_JPEG_FAST_DC=$fast "$bench" jpeg-task --input "$input" --seconds "$seconds" \
-            --tool "vignette sharp's task (720x588, 1/2), DC paths $([[ $fast = 1 ]] && echo on || echo off)" >> "$results"
+        timed env VIGNETTE_THREADS=1 VIGNETTE_JPEG_FAST_DC=$fast "$bench" jpeg-task --input "$input" --seconds "$seconds" \
+            --tool "vignette sharp's task (720x588, 1/2), DC paths $([[ $fast = 1 ]] && echo on || echo off)"
     done
     if [[ -x "$simd" ]]; then
-        "$simd" "$here/peers/pillow_jpeg.py" --tool "Pillow-SIMD sharp's task" --input "$input" --seconds "$seconds" >> "$results"
+        timed "$simd" "$here/peers/pillow_jpeg.py" --tool "Pillow-SIMD sharp's task" --input "$input" --seconds "$seconds"
     fi
 done
 
@@ -61,15 +70,20 @@ path, seconds, rounds, same = sys.argv[1:5]
 cases = {}
 for line in open(path):
     row = json.loads(line)
-    cases.setdefault(row["tool"], []).append(row["ops_per_sec"])
+    cases.setdefault(row["tool"], []).append((row["ops_per_sec"], row["ops"] / row["cpu_seconds"] if row["cpu_seconds"] else 0))
 print("## JPEG DC paths (Benchmarks/jpeg-dc.sh)")
 print()
-print(f"One thread, one operation at a time, {seconds} s per case, {rounds} interleaved round(s); median ops/s.")
+print(f"One thread, one operation at a time, {seconds} s per case after a 1 s warm-up, {rounds} interleaved")
+print("round(s); medians. Ops per CPU-second counts the timed operations over the process's whole CPU time")
+print("(warm-up and start-up included, so it is a little low), the rate per core, which other work")
+print("on the machine disturbs less than the wall-clock rate.")
 print()
-print("| case | ops/s | ops/s in each round |")
-print("|---|---:|---|")
+print("| case | ops/s | ops per CPU-second | ops/s in each round |")
+print("|---|---:|---:|---|")
 for tool, rates in cases.items():
-    print(f"| {tool} | {statistics.median(rates):.1f} | {', '.join(f'{r:.1f}' for r in rates)} |")
+    wall = statistics.median(r[0] for r in rates)
+    cpu = statistics.median(r[1] for r in rates)
+    print(f"| {tool} | {wall:.1f} | {cpu:.1f} | {', '.join(f'{r[0]:.1f}' for r in rates)} |")
 print()
 print(f"The 256-px thumbnails of the photo and of its progressive twin, DC paths on and off, {same}.")
 PY
