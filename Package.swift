@@ -54,9 +54,15 @@ let package = Package(
         .target(name: "CResize", path: "CSystemShims/CResize"),
         // The bottom module every other depends on: the lock, the system-call funnel, atomic files, digests.
         .target(name: "VignetteSupport", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // JPEG thumbnails at 1/8 from each block's DC only: a DC-only entropy decoder for
+        // sequential files, a DC-scans-only stream for progressive ones; no libjpeg calls.
+        .target(name: "CVignetteJPEGDC", path: "CSystemShims/CVignetteJPEGDC"),
         .target(
             name: "VignetteCodecs",
-            dependencies: ["VignetteSupport", "CVips", "CWebP", "CHeif", "CImageShims", "CResize", "CTurboJPEG", "CLcms2", "CDeflate"]),
+            dependencies: [
+                "VignetteSupport", "CVips", "CWebP", "CHeif", "CImageShims", "CResize", "CTurboJPEG", "CLcms2", "CDeflate",
+                "CVignetteJPEGDC",
+            ]),
         .target(
             name: "Vignette",
             dependencies: [
@@ -101,6 +107,8 @@ let package = Package(
         .executableTarget(name: "FuzzProbe", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzProbe"),
         .executableTarget(name: "FuzzThumbnail", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzThumbnail"),
         .executableTarget(name: "FuzzProgressive", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzProgressive"),
+        // Differential: the JPEG DC paths against libjpeg-turbo at 1/8 (package access to JPEGDC).
+        .executableTarget(name: "FuzzJPEGDC", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzJPEGDC"),
         .executableTarget(
             name: "FuzzImgproxyOptions", dependencies: ["FuzzSupport", "Vignette"], path: "Fuzz/Sources/FuzzImgproxyOptions"),
         .executableTarget(

@@ -743,5 +743,8 @@ print(f'- Pillow-SIMD {simd_versions["Pillow-SIMD"]} (built from source against 
 print(f'- {machine["hyperfine"]}; {machine["imagemagick"]}; heif-enc (libheif-examples) {machine["heif_enc"]}; {machine["cwebp"] and "cwebp " + machine["cwebp"]}')
 PY
 
+log "the JPEG DC paths on and off (Benchmarks/jpeg-dc.sh)"
+SKIP_BUILD=1 CORPUS="$(dirname "$input")" BENCH_SECONDS="$seconds" BENCH_ROUNDS="$rounds" "$bench_dir/jpeg-dc.sh" >> "$out/report.md"
+
 cat "$out/report.md"
 log "raw results in ${out#"$repo"/}"

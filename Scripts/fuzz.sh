@@ -7,7 +7,8 @@
 # FUZZ_TARGETS="FuzzProbe …" picks targets; FUZZ_SKIP_BUILD=1 uses the binaries already built.
 #
 # Seeds: Fixtures/ (made by Fixtures/make-fixtures.sh), ../shared/corpus when it is there, and
-# Fuzz/regressions/<target>/ (inputs of past findings, kept). What the fuzzer adds to the corpus,
+# Fuzz/regressions/<target>/ (inputs of past findings, kept); FuzzJPEGDC also gets small JPEGs of
+# every kind its paths take, made by cjpeg when libjpeg-turbo-progs is installed. What the fuzzer adds to the corpus,
 # and every crash, timeout or out-of-memory input, goes to .fuzz/ (git-ignored). Limits: 2 GB of
 # RSS (libFuzzer's count includes AddressSanitizer's shadow memory and quarantine), 1 GB for one
 # allocation, 10 s for one input. Exits 1 when any target found something, with the inputs named.
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 SECONDS_EACH=${FUZZ_SECONDS:-300}
 JOBS=${FUZZ_JOBS:-2}
-read -r -a TARGETS <<< "${FUZZ_TARGETS:-FuzzProbe FuzzThumbnail FuzzProgressive FuzzHTTPHeaders FuzzImgproxyOptions}"
+read -r -a TARGETS <<< "${FUZZ_TARGETS:-FuzzProbe FuzzThumbnail FuzzProgressive FuzzJPEGDC FuzzHTTPHeaders FuzzImgproxyOptions}"
 mode=${1:-run}
 scratch=.build-fuzz
 work=.fuzz
@@ -24,7 +25,10 @@ work=.fuzz
 echo "== building the fuzz targets (-sanitize=fuzzer,address) into $scratch" >&2
 for target in "${TARGETS[@]}"; do
   [ "${FUZZ_SKIP_BUILD:-0}" = 1 ] && break
+  # The C targets too (-Xcc): coverage for the fuzzer in Vignette's own C (CVignetteJPEGDC,
+  # CResize, CImageShims), and AddressSanitizer around it.
   "$SWIFT" build -c debug --scratch-path "$scratch" -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address \
+    -Xcc -fsanitize=fuzzer-no-link,address \
     --product "$target" >&2
 done
 bin="$scratch/debug"
@@ -52,6 +56,22 @@ seeds() { # target -> folder of seeds
         if [ "$target" = FuzzThumbnail ]; then { printf '\x00'; cat "$f"; } > "$folder/corpus-$(basename "$f")"; else cp "$f" "$folder/corpus-$(basename "$f")"; fi
       done
     fi
+  fi
+  if [ "$target" = FuzzJPEGDC ] && command -v cjpeg >/dev/null && command -v djpeg >/dev/null; then
+    # Small JPEGs of every kind the DC paths take (libjpeg-turbo-progs): subsamplings, greyscale,
+    # restart intervals, optimised tables, progressive scripts with successive approximation.
+    djpeg -scale 1/4 -outfile "$folder/source.ppm" Fixtures/baseline.jpg
+    djpeg -scale 1/4 -grayscale -outfile "$folder/source.pgm" Fixtures/baseline.jpg
+    printf '0,1,2: 0 0 0 1;\n0: 1 8 0 2;\n1: 1 63 0 0;\n2: 1 63 0 0;\n0: 9 63 0 2;\n0,1,2: 0 0 1 0;\n0: 1 63 2 1;\n0: 1 63 1 0;\n' > "$folder/scans.txt"
+    for sample in 1x1 2x1 2x2 1x2 4x1; do
+      cjpeg -sample "$sample" -outfile "$folder/gen-$sample.jpg" "$folder/source.ppm"
+      cjpeg -sample "$sample" -optimize -restart 3B -outfile "$folder/gen-$sample-r3.jpg" "$folder/source.ppm"
+      cjpeg -sample "$sample" -progressive -outfile "$folder/gen-$sample-p.jpg" "$folder/source.ppm"
+      cjpeg -sample "$sample" -scans "$folder/scans.txt" -restart 1B -outfile "$folder/gen-$sample-s.jpg" "$folder/source.ppm"
+    done
+    cjpeg -grayscale -restart 2B -outfile "$folder/gen-grey.jpg" "$folder/source.pgm"
+    cjpeg -grayscale -progressive -outfile "$folder/gen-grey-p.jpg" "$folder/source.pgm"
+    rm -f "$folder/source.ppm" "$folder/source.pgm" "$folder/scans.txt"
   fi
   if [ -d "Fuzz/regressions/$target" ]; then cp Fuzz/regressions/"$target"/* "$folder/" 2>/dev/null || true; fi
   echo "$folder"

@@ -26,6 +26,8 @@ def run(tool, operation, extra=None, default_format="jpeg"):
     parser.add_argument("--format", default=default_format, choices=formats)
     parser.add_argument("--quality", type=int, default=80)
     parser.add_argument("--speed", type=int, default=9, help="AVIF encoder speed, 0 (slowest) to 9")
+    parser.add_argument("--width", type=int, help="the box's width (the task's own by default)")
+    parser.add_argument("--height", type=int, help="the box's height (the task's own by default)")
     args = parser.parse_args()
     tool = args.tool or tool
     if args.seconds <= 0 or args.warmup < 0:

@@ -7,14 +7,15 @@ import Vignette
 ///   zlib level 6.
 /// Either takes `--format`, `--width`, `--height`, `--quality`, `--compression` and `--speed` to
 /// change that: `--format webp` (libwebp, lossy, method 4) and `--format avif` (libheif with aom,
-/// 4:2:0, `--speed`, default 9) measure the thumbnail's encoders at thumbnail size.
+/// 4:2:0, `--speed`, default 9) measure the thumbnail's encoders at thumbnail size. `--tool` names
+/// the row (Benchmarks/jpeg-dc.sh runs the task with `VIGNETTE_JPEG_FAST_DC` on and off).
 enum JPEGTask {
-    static let usage = "jpeg-task|png-task --input FILE --seconds S [--warmup S] [--method shrinkOnLoad|vipsThumbnail] [--format jpeg|png|webp|avif] [--width W] [--height H] [--quality Q] [--compression Z] [--speed S] [--output OUT] [--operations N]"
+    static let usage = "jpeg-task|png-task --input FILE --seconds S [--warmup S] [--method shrinkOnLoad|vipsThumbnail] [--format jpeg|png|webp|avif] [--width W] [--height H] [--quality Q] [--compression Z] [--speed S] [--output OUT] [--operations N] [--tool NAME]"
 
     static func run(_ arguments: ArraySlice<String>, defaultFormat: String = "jpeg") throws -> String {
         let parsed = try Arguments(arguments, known: ["input", "seconds", "warmup", "method", "output",
                                                       "format", "width", "height", "quality", "compression", "speed",
-                                                      "operations"])
+                                                      "operations", "tool"])
         guard parsed.positionals.isEmpty else { throw UsageError("unexpected argument \(parsed.positionals[0])") }
         let input = try parsed.required("input")
         let seconds = try parsed.double("seconds", default: 10)
@@ -82,7 +83,7 @@ enum JPEGTask {
         }
 
         var line = JSONLine()
-        line.add("tool", method == .shrinkOnLoad ? "vignette (shrink-on-load)" : "vignette (vips_thumbnail)")
+        line.add("tool", parsed.options["tool"] ?? (method == .shrinkOnLoad ? "vignette (shrink-on-load)" : "vignette (vips_thumbnail)"))
         line.add("ops_per_sec", Double(operations) / elapsed)
         line.add("ops", operations)
         line.add("seconds", elapsed)

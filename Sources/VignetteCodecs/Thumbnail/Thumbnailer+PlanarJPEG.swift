@@ -79,7 +79,11 @@ extension Thumbnailer {
         guard denominator == 1 || !chromaSubsampled || subsampling == Int32(TJSAMP_420.rawValue) else { return nil }
 
         if cancellation?.isCancelled == true { throw ImagingError(.cancelled, "cancelled before decoding") }
-        guard let decoded = try? TurboJPEG.decodePlanes(data, header: jpeg, denominator: denominator) else { return nil }
+        // At 1/8, from each block's DC alone where `JPEGDC` takes the file (a progressive one only
+        // below `FailOn.warning`: see `JPEGDC`); libjpeg-turbo otherwise.
+        let fast = denominator == 8 && jpegFastDC
+            ? JPEGDC.decodePlanes(data, header: jpeg, progressive: limits.failOn != .warning) : nil
+        guard let decoded = fast ?? (try? TurboJPEG.decodePlanes(data, header: jpeg, denominator: denominator)) else { return nil }
         if cancellation?.isCancelled == true { throw ImagingError(.cancelled, "cancelled while decoding") }
 
         var planes = try decoded.resized(

@@ -27,6 +27,9 @@ public struct Thumbnailer: Sendable {
     /// Who resizes: `.automatic` is `LanczosReducer` where it applies; `.libvips` is always
     /// `vips_resize` (what Vignette did before its own reducer; for comparisons in tests).
     var resampler = Resampler.automatic
+    /// Whether the planar route decodes JPEGs at 1/8 from their DC coefficients (`JPEGDC`) where
+    /// it can; off with `VIGNETTE_JPEG_FAST_DC=0`, or here, for comparisons.
+    var jpegFastDC = JPEGDC.isEnabledByEnvironment
 
     enum Resampler: Sendable {
         case automatic, libvips

@@ -1,0 +1,63 @@
+// CVignetteJPEGDC: JPEG thumbnails at 1/8 scale from each block's DC coefficient only.
+//
+// Why it exists: at 1/8 scale libjpeg-turbo's 1x1 IDCT reads only the DC coefficient of each
+// 8x8 block, yet libjpeg-turbo entropy-decodes (and, for progressive files, buffers) every AC
+// coefficient. Two paths skip that work and must give exactly libjpeg-turbo's 1/8 planes
+// (tjDecompressToYUVPlanes):
+//   - progressive Huffman files: a copy of the stream with only the DC scans (Ss = 0), which
+//     libjpeg-turbo then decodes (vgn_jpeg_dc_progressive_stream);
+//   - baseline / extended Huffman files: a DC-only entropy decoder that skips the AC symbols
+//     without storing them (vgn_jpeg_dc_decode).
+// Both decline (return VGN_JPEG_DC_DECLINED) on anything unusual or damaged, so that the caller
+// hands the file to libjpeg-turbo and every broken file gets libjpeg-turbo's own verdict.
+// Nothing here allocates from a header's numbers: buffers are sized by the input's length or
+// given by the caller. All symbols are prefixed `vgn_`.
+#ifndef VGN_JPEG_DC_H
+#define VGN_JPEG_DC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Results of `vgn_jpeg_dc_decode`.
+enum {
+    /// The planes were written.
+    VGN_JPEG_DC_OK = 0,
+    /// The file is not one these paths take, or is damaged: decode it with libjpeg-turbo.
+    VGN_JPEG_DC_DECLINED = 1,
+    /// A scratch buffer could not be allocated.
+    VGN_JPEG_DC_NO_MEMORY = 2,
+};
+
+/// What `vgn_jpeg_dc_kind` finds.
+enum {
+    /// Neither path applies (or the header is damaged).
+    VGN_JPEG_DC_KIND_NONE = 0,
+    /// SOF0 or SOF1, 8-bit, Huffman, 1 or 3 components: `vgn_jpeg_dc_decode`.
+    VGN_JPEG_DC_KIND_SEQUENTIAL = 1,
+    /// SOF2, 8-bit, Huffman, 1 or 3 components: `vgn_jpeg_dc_progressive_stream`.
+    VGN_JPEG_DC_KIND_PROGRESSIVE = 2,
+};
+
+/// Which path applies to `jpeg` (`size` bytes), from the markers up to its frame header.
+int vgn_jpeg_dc_kind(const uint8_t *jpeg, size_t size);
+
+/// Writes to `out` (`capacity` bytes, at least `size`) the markers and tables of the progressive
+/// JPEG `jpeg` and only its DC scans (Ss = 0), then EOI; returns the bytes written, or 0 when
+/// declined: not a progressive Huffman 8-bit file, a truncated or unknown segment, a scan
+/// libjpeg-turbo would refuse or warn about, no EOI. Decoded by libjpeg-turbo at 1/8 it gives the
+/// planes of the whole file at 1/8 (block smoothing is kept off, as for the complete file).
+/// The AC scans' entropy-coded data are skipped unread: damage inside them, which libjpeg-turbo
+/// decodes with a warning, is not seen here.
+size_t vgn_jpeg_dc_progressive_stream(const uint8_t *jpeg, size_t size, uint8_t *out, size_t capacity);
+
+/// Decodes the sequential (SOF0/SOF1) JPEG `jpeg` at 1/8 into `planes` (1 for greyscale, else 3:
+/// Y, Cb, Cr), plane i being `widths[i]` x `heights[i]` samples, rows `strides[i]` bytes apart,
+/// as tjDecompressToYUVPlanes lays them out (tjPlaneWidth/tjPlaneHeight at 1/8). Each sample is
+/// its block's DC dequantised, descaled, level-shifted and range-limited as libjpeg-turbo's
+/// jpeg_idct_1x1 computes it; samples past the last block repeat the edge. Returns VGN_JPEG_DC_OK,
+/// VGN_JPEG_DC_DECLINED (nothing promised about the planes' content) or VGN_JPEG_DC_NO_MEMORY.
+int vgn_jpeg_dc_decode(
+    const uint8_t *jpeg, size_t size, int plane_count, uint8_t *const planes[3], const int strides[3],
+    const int widths[3], const int heights[3]);
+
+#endif
