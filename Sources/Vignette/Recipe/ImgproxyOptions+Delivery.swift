@@ -60,18 +60,12 @@ extension ImgproxyOptions {
         }
     }
 
-    /// A source format `skip_processing` names.
+    /// A source format `skip_processing` names: the names `format` takes.
     static func sourceFormat(_ text: Substring) throws(ImagingError) -> ImageFormat {
-        switch text.lowercased() {
-        case "jpg", "jpeg": return .jpeg
-        case "png": return .png
-        case "webp": return .webp
-        case "avif": return .avif
-        case "heic", "heif": return .heic
-        case "gif": return .gif
-        case "tiff", "tif": return .tiff
-        case "jxl": return .jxl
-        default: throw invalid("skip_processing: unknown format \(shown(String(text)))")
+        do {
+            return try format(text)
+        } catch {
+            throw invalid("skip_processing: unknown format \(shown(String(text)))")
         }
     }
 }
