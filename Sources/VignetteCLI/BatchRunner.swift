@@ -24,7 +24,7 @@ enum BatchRunner {
     ) -> [Result?] {
         let shared = Shared<Result>(count: count)
         let lanes = max(1, min(jobs, count))
-        let finished = ConditionLock(0)
+        let finished = Locked(0)
         let lane: @Sendable () -> Void = {
             while !shouldStop() {
                 let index = shared.take()

@@ -11,7 +11,7 @@ final class SerialWorker: Sendable {
         var hasNoThread = false
     }
 
-    private let state = ConditionLock(State())
+    private let state = Locked(State())
 
     /// A worker whose thread is called `name`, started at once. When no thread can be had, jobs
     /// run on the caller's thread instead (`async` then blocks for the call), so none is lost.

@@ -11,7 +11,7 @@ package final class BlockingExecutor: Sendable {
         var idle = 0
     }
 
-    private let state = ConditionLock(State())
+    private let state = Locked(State())
     private let maxThreads: Int
     private let onThreadStart: @Sendable () -> Void
 

@@ -1,42 +1,61 @@
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
-/// A value that is only reached while holding a pthread mutex.
+/// The package's one lock: a value reached only under a pthread mutex, with a condition a thread
+/// can wait on for it to change (a worker thread sleeping until there is work).
 ///
-/// It is `@unchecked Sendable` because every access to `state` goes through `withLock`, which
-/// holds the mutex for the whole of `body`, and `state` is `Sendable` itself, so nothing that
-/// leaves `body` can be shared unsafely. A pthread mutex rather than `Synchronization.Mutex`:
-/// it is as fast uncontended, ThreadSanitizer understands it (it reports false races on
-/// `Mutex`'s futex on Linux), and it needs no macOS 15. Both the mutex and the state live in
-/// their own allocations, reached through pointers, so no dynamic exclusivity check runs.
+/// It is `@unchecked Sendable` because every access to the state goes through `withLock`, which
+/// holds the mutex for the whole of its body, and the state is `Sendable` itself, so nothing that
+/// leaves the body can be shared unsafely. A pthread mutex rather than `Synchronization.Mutex`:
+/// it is as fast uncontended, ThreadSanitizer understands it (it reports false races on `Mutex`'s
+/// futex on Linux), and it needs no macOS 15. The mutex, the condition and the state live in
+/// allocations of their own (stable addresses, unlike a stored property's), so no dynamic
+/// exclusivity check runs.
 package final class Locked<State: Sendable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
     private let state: UnsafeMutablePointer<State>
 
     package init(_ initial: State) {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        pthread_cond_init(condition, nil)
         state = .allocate(capacity: 1)
         state.initialize(to: initial)
     }
 
     deinit {
+        pthread_cond_destroy(condition)
+        condition.deallocate()
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
     }
 
-    /// Runs `body` on the state with the mutex held.
-    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    /// Runs `body` on the state with the mutex held. `body`'s second argument waits on the
+    /// condition (the mutex let go meanwhile) until `signal()` or `broadcast()` wakes it, or
+    /// spuriously: callers wait in a loop that looks at the state again.
+    package func withLock<Result>(_ body: (inout State, _ wait: () -> Void) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&state.pointee)
+        return try body(&state.pointee, { pthread_cond_wait(condition, mutex) })
     }
+
+    /// Runs `body` on the state with the mutex held.
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try withLock { state, _ in try body(&state) }
+    }
+
+    /// Wakes one waiting thread.
+    package func signal() { pthread_cond_signal(condition) }
+
+    /// Wakes every waiting thread.
+    package func broadcast() { pthread_cond_broadcast(condition) }
 
     /// Whether some thread holds the mutex, for tests (never blocks).
     package func isLocked() -> Bool {

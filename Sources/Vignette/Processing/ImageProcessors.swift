@@ -183,32 +183,80 @@ public enum ImageProcessors {
         public func process(_ image: Image) throws(ImagingError) -> Image { try image.flattened(red: red, green: green, blue: blue) }
     }
 
-    /// Pads (or crops) to a canvas at a gravity, filled with a colour (`vips_gravity`); a side of
-    /// 0 is the image's own.
+    /// Puts the image on a larger canvas at a gravity, filled with a colour (`vips_gravity`): a
+    /// box (pads, or crops at the same gravity; a side of 0 is the image's own), the box's aspect
+    /// ratio (imgproxy's `extend_aspect_ratio`: the short side grows), or pixels added around it
+    /// (imgproxy's `padding`).
     public struct Extend: ImageProcessing, Hashable {
-        /// The canvas in pixels.
-        public var width: Int, height: Int
-        /// Where the image sits on the canvas.
+        /// The canvas the image is put on.
+        public enum Canvas: Sendable, Hashable {
+            /// Exactly this size; a side of 0 keeps the image's.
+            case box(width: Int, height: Int)
+            /// The smallest canvas of this aspect ratio that holds the image.
+            case aspectRatio(width: Int, height: Int)
+            /// The image's size plus these pixels on each side (CSS order).
+            case padding(top: Int, right: Int, bottom: Int, left: Int)
+        }
+
+        /// The canvas.
+        public var canvas: Canvas
+        /// Where the image sits on the canvas (padding places it by its sides instead).
         public var gravity: Gravity
         /// The fill colour, 0–255 per channel (opaque).
         public var red: Double, green: Double, blue: Double
-        /// A canvas of `width` × `height` with the image at `gravity` on the colour given.
-        public init(width: Int, height: Int, gravity: Gravity = .centre, red: Double = 0, green: Double = 0, blue: Double = 0) {
-            self.width = width
-            self.height = height
+
+        /// The image on `canvas` at `gravity`, on the colour given.
+        public init(canvas: Canvas, gravity: Gravity = .centre, red: Double = 0, green: Double = 0, blue: Double = 0) {
+            self.canvas = canvas
             self.gravity = gravity
             self.red = red
             self.green = green
             self.blue = blue
         }
-        /// "extend(WxH,gravity,r,g,b)", for disk-cache keys.
-        public var identifier: String { "extend(\(width)x\(height),\(gravity.rawValue),\(red),\(green),\(blue))" }
-        /// The image on the canvas (`Image.extended(toWidth:height:gravity:background:)`); a side
-        /// of 0 keeps the image's.
+
+        /// A canvas of `width` × `height` with the image at `gravity` on the colour given.
+        public init(width: Int, height: Int, gravity: Gravity = .centre, red: Double = 0, green: Double = 0, blue: Double = 0) {
+            self.init(canvas: .box(width: width, height: height), gravity: gravity, red: red, green: green, blue: blue)
+        }
+
+        /// "extend(WxH,gravity,r,g,b)" (with "aspect " or "pad t:r:b:l" for the other canvases),
+        /// for disk-cache keys.
+        public var identifier: String {
+            let size = switch canvas {
+            case .box(let width, let height): "\(width)x\(height)"
+            case .aspectRatio(let width, let height): "aspect \(width)x\(height)"
+            case .padding(let top, let right, let bottom, let left): "pad \(top):\(right):\(bottom):\(left)"
+            }
+            return "extend(\(size),\(gravity.rawValue),\(red),\(green),\(blue))"
+        }
+
+        /// The image on the canvas (`Image.extended(toWidth:height:gravity:background:)`).
         public func process(_ image: Image) throws(ImagingError) -> Image {
-            try image.extended(
-                toWidth: width == 0 ? image.width : width, height: height == 0 ? image.height : height,
-                gravity: gravity, background: (red, green, blue))
+            let fill = (red, green, blue)
+            switch canvas {
+            case .box(let width, let height):
+                return try image.extended(
+                    toWidth: width == 0 ? image.width : width, height: height == 0 ? image.height : height,
+                    gravity: gravity, background: fill)
+            case .aspectRatio(let width, let height):
+                guard width > 0, height > 0 else { return image }
+                let ratio = Double(width) / Double(height), imageRatio = Double(image.width) / Double(image.height)
+                var size = PixelSize(width: image.width, height: image.height)
+                if imageRatio > ratio { size.height = max(image.height, Int((Double(image.width) / ratio).rounded())) }
+                if imageRatio < ratio { size.width = max(image.width, Int((Double(image.height) * ratio).rounded())) }
+                guard size.width != image.width || size.height != image.height else { return image }
+                return try image.extended(toWidth: size.width, height: size.height, gravity: gravity, background: fill)
+            case .padding(let top, let right, let bottom, let left):
+                // Each step grows one side: the image sits at the opposite edge of the wider canvas.
+                var padded = image
+                for (amount, edge, across) in [(left, Gravity.east, true), (right, .west, true), (top, .south, false), (bottom, .north, false)]
+                where amount > 0 {
+                    padded = try padded.extended(
+                        toWidth: padded.width + (across ? amount : 0), height: padded.height + (across ? 0 : amount),
+                        gravity: edge, background: fill)
+                }
+                return padded
+            }
         }
     }
 

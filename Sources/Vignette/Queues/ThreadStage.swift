@@ -20,7 +20,7 @@ final class ThreadStage: Sendable {
     }
 
     /// The state, and the condition idle threads wait on for work.
-    private let state = ConditionLock(State())
+    private let state = Locked(State())
     let name: String
     let maxConcurrent: Int
     private let metrics: StageMetrics?

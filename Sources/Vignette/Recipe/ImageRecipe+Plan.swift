@@ -190,18 +190,18 @@ extension ImageRecipe {
         if pixelate > 1 { processors.append(ImageProcessors.Pixelate(size: pixelate)) }
         let fill: (red: Double, green: Double, blue: Double) = background?.channels ?? (0, 0, 0)
         if background != nil { processors.append(ImageProcessors.Flatten(red: fill.red, green: fill.green, blue: fill.blue)) }
+        func extended(_ canvas: ImageProcessors.Extend.Canvas, at gravity: Gravity) -> ImageProcessors.Extend {
+            ImageProcessors.Extend(canvas: canvas, gravity: gravity, red: fill.red, green: fill.green, blue: fill.blue)
+        }
         if extend, box.width > 0 || box.height > 0 {
-            processors.append(ImageProcessors.Extend(
-                width: box.width, height: box.height, gravity: extendGravity, red: fill.red, green: fill.green, blue: fill.blue))
+            processors.append(extended(.box(width: box.width, height: box.height), at: extendGravity))
         }
         if extendAspectRatio, box.width > 0, box.height > 0 {
-            processors.append(ImageProcessors.ExtendAspectRatio(
-                width: box.width, height: box.height, gravity: extendAspectRatioGravity, red: fill.red, green: fill.green, blue: fill.blue))
+            processors.append(extended(.aspectRatio(width: box.width, height: box.height), at: extendAspectRatioGravity))
         }
         if !padding.isEmpty {
-            processors.append(ImageProcessors.Padding(
-                top: scaled(padding.top), right: scaled(padding.right), bottom: scaled(padding.bottom), left: scaled(padding.left),
-                red: fill.red, green: fill.green, blue: fill.blue))
+            let sides = (top: scaled(padding.top), right: scaled(padding.right), bottom: scaled(padding.bottom), left: scaled(padding.left))
+            processors.append(extended(.padding(top: sides.top, right: sides.right, bottom: sides.bottom, left: sides.left), at: .centre))
         }
         // Without a configured watermark image the option does nothing (as in imgproxy).
         if let watermark, let image, watermark.opacity > 0 {
