@@ -38,8 +38,12 @@ package enum InputFile {
         guard stat(path, &status) == 0 else { throw ImagingError(.io, "cannot open \(path): \(systemReason())") }
         try refuseUnreadableKind(status, path: path)
 
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-        guard descriptor >= 0 else { throw ImagingError(.io, "cannot open \(path): \(systemReason())") }
+        let descriptor: Int32
+        do throws(SystemError) {
+            descriptor = try systemCall("open") { open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
+        } catch {
+            throw ImagingError(.io, "cannot open \(path): \(error.reason)")
+        }
         defer { close(descriptor) }
         guard fstat(descriptor, &status) == 0 else { throw ImagingError(.io, "cannot read \(path): \(systemReason())") }
         // It may have been replaced between stat and open: what was opened decides.
@@ -59,7 +63,7 @@ package enum InputFile {
         return try read(descriptor: descriptor, count: size, path: path)
     }
 
-    /// Up to `count` bytes from an open descriptor (`read(2)`, retried on EINTR); fewer when the
+    /// Up to `count` bytes from an open descriptor (`read(2)` through `systemCall`); fewer when the
     /// file ends first (it shrank while being read).
     package static func read(descriptor: Int32, count: Int, path: String) throws(ImagingError) -> Data {
         try read(descriptor: descriptor, upTo: max(0, count), reserving: max(0, count), path: path).data
@@ -96,7 +100,8 @@ package enum InputFile {
         return data
     }
 
-    /// The one read loop: `read(2)` until the end of the file or `limit` bytes, retried on EINTR.
+    /// The one read loop: `read(2)` (through `systemCall`, which retries EINTR) until the end of
+    /// the file or `limit` bytes.
     /// The buffer starts at `reserving` bytes and doubles when full (a stream's size is unknown).
     /// On a non-blocking descriptor with nothing to read yet, waits with `poll(2)`, at most
     /// `idleTimeout` seconds at a time. `endedAtOnce` is true when the end came before any byte and
@@ -117,8 +122,11 @@ package enum InputFile {
             }
             let (got, code) = data.withUnsafeMutableBytes { buffer -> (Int, Int32) in
                 guard let base = buffer.baseAddress else { return (0, 0) }
-                let got = Glibc.read(descriptor, base + filled, buffer.count - filled)
-                return (got, got < 0 ? errno : 0)
+                do throws(SystemError) {
+                    return (try systemCall("read") { Glibc.read(descriptor, base + filled, buffer.count - filled) }, 0)
+                } catch {
+                    return (-1, error.code)
+                }
             }
             if got > 0 {
                 filled += got
@@ -135,7 +143,7 @@ package enum InputFile {
                     failure = waitFailure
                     break
                 }
-            } else if code != EINTR {
+            } else {
                 failure = code
                 break
             }
@@ -149,11 +157,10 @@ package enum InputFile {
     /// `read`); ETIMEDOUT after `seconds` of nothing; another errno when `poll` itself fails.
     private static func waitForInput(descriptor: Int32, seconds: Int32) -> Int32? {
         var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        while true {
-            let ready = poll(&request, 1, seconds * 1000)
-            if ready > 0 { return nil }
-            if ready == 0 { return ETIMEDOUT }
-            if errno != EINTR { return errno }
+        do throws(SystemError) {
+            return try systemCall("poll") { poll(&request, 1, seconds * 1000) } > 0 ? nil : ETIMEDOUT
+        } catch {
+            return error.code
         }
     }
 
