@@ -325,6 +325,19 @@ struct JPEGDCTests {
         #expect(unseen > 0)
     }
 
+    @Test("a 4:1:1 sliver (at most 8 px wide at 1/8) takes the libvips route, not libjpeg-turbo's planes, which read past their buffer")
+    func narrow411() async throws {
+        try await Self.inFolder { folder in
+            let source = folder.appendingPathComponent("sliver.ppm"), jpeg = folder.appendingPathComponent("sliver.jpg")
+            try Self.sourceImage(width: 6, height: 40, grey: false).write(to: source)
+            try await Self.run("cjpeg", ["-sample", "4x1", "-outfile", jpeg.path, source.path])
+            // Written as a JPEG below quality 90, the route that would encode the planes as they are.
+            let (bytes, made) = try Thumbnailer(options: ThumbnailOptions(width: 1, height: 5))
+                .encodedThumbnail(Data(contentsOf: jpeg), as: .jpeg(JPEGOptions(quality: 80)))
+            #expect(made.image.width == 1 && made.image.height == 5 && !made.decodedAsPlanes && !bytes.isEmpty)
+        }
+    }
+
     // MARK: - The thumbnails
 
     /// The benchmark photo and its progressive twin (jpegtran -progressive, lossless) make the

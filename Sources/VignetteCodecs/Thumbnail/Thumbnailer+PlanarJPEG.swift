@@ -54,7 +54,10 @@ extension Thumbnailer {
                 || header.interpretation == VIPS_INTERPRETATION_B_W && header.bands == 1,
             header.width * header.height <= Self.planarMaximumSourcePixels,
             plan.scale > 0, let denominator = [1, 2, 4, 8].first(where: { abs(1 / Double($0) - plan.scale) < 1e-9 }),
-            let jpeg = TurboJPEG.header(of: data), jpeg.isPlanar, jpeg.width == header.width, jpeg.height == header.height
+            let jpeg = TurboJPEG.header(of: data), jpeg.isPlanar, jpeg.width == header.width, jpeg.height == header.height,
+            // libjpeg-turbo 2.1.5's tjDecompressToYUVPlanes reads past its buffer for a 4:1:1 image at
+            // most 8 pixels wide decoded at 1/8 (AddressSanitizer): such a sliver takes the libvips route.
+            jpeg.subsampling != Int32(TJSAMP_411.rawValue) || jpeg.width > 32
         else { return nil }
         // The decoded size, each side rounded up as libjpeg does; the target must be a reduction
         // the reducer takes.
