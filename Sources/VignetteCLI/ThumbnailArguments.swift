@@ -25,22 +25,8 @@ extension FrameSelection: ExpressibleByArgument {}
 enum OutputFormatChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
     case auto, jpeg, png, webp, heic, avif, gif, jxl, tiff, bmp, ico
 
-    /// The recipe's format: nil for auto.
-    var format: ImageFormat? {
-        switch self {
-        case .auto: nil
-        case .jpeg: .jpeg
-        case .png: .png
-        case .webp: .webp
-        case .heic: .heic
-        case .avif: .avif
-        case .gif: .gif
-        case .jxl: .jxl
-        case .tiff: .tiff
-        case .bmp: .bmp
-        case .ico: .ico
-        }
-    }
+    /// The recipe's format, read by the one format-name parser (`ImgproxyOptions.format`): nil for auto.
+    var format: ImageFormat? { self == .auto ? nil : try? ImgproxyOptions.format(rawValue[...]) }
 }
 
 extension ThumbnailOptions.Fit {

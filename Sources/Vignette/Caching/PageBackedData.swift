@@ -13,7 +13,7 @@ import Darwin
 /// `munmap`ped when the last `Data` sharing them goes), so that they stay out of malloc's heap.
 ///
 /// Kept in the heap, a cache that replaces entries of every size all the time, between the
-/// pipeline's short-lived buffers, fragments it (measured under the server's soak:
+/// pipeline's short-lived buffers, fragments it (see the server's soak in
 /// docs/performance.md). In pages of its own, an entry's memory goes back to the system when the
 /// entry is evicted.
 enum PageBackedData {

@@ -19,10 +19,8 @@ public struct JXLOptions: Sendable, Hashable, Codable {
         self.effort = effort
     }
 
-    /// libjxl's memory a pixel, measured with `vips jxlsave` (libjxl 0.7) over the peak of a
-    /// streamed save of the same image: lossy at effort 3–6 about 42–44 bytes (6 and 1.6
-    /// megapixels); effort 7 44–84 (it grows with the image); lossless at effort 4 about 65;
-    /// effort 9 about 275 lossy and 157 lossless.
+    /// libjxl's working memory a pixel beyond the image, by effort and mode (the figures behind
+    /// these values are in docs/performance.md).
     var workingBytesPerPixel: Int {
         if effort >= 8 { return 280 }
         return effort == 7 || lossless ? 90 : 45

@@ -8,7 +8,7 @@ import Glibc
 #endif
 internal import CVignetteJPEGDC
 
-/// JPEGs decoded at 1/8 from each block's DC coefficient only (issue 25, `CVignetteJPEGDC`): at
+/// JPEGs decoded at 1/8 from each block's DC coefficient only (`CVignetteJPEGDC`): at
 /// that scale libjpeg-turbo's 1×1 IDCT reads nothing else, yet it entropy-decodes every AC
 /// coefficient. A sequential Huffman file goes through Vignette's DC-only entropy decoder, which
 /// writes the planes itself; a progressive Huffman file is handed to libjpeg-turbo as a copy with

@@ -8,7 +8,7 @@ internal import CTurboJPEG
 internal import CVips
 
 /// The planar JPEG route: a JPEG thumbnail made without libvips' decode, colour conversions or
-/// demand-driven machinery (issue 14). libjpeg-turbo decodes the file at the plan's DCT scale into
+/// demand-driven machinery. libjpeg-turbo decodes the file at the plan's DCT scale into
 /// its own Y/Cb/Cr planes (`TurboJPEG.decodePlanes`), Vignette's Lanczos-3 reducer resizes each
 /// plane (`YCbCrPlanes.resized`), and the planes become the thumbnail's RGB pixels in one
 /// libjpeg-turbo pass at the thumbnail's size (`tjDecodeYUVPlanes`). When the thumbnail is going to
