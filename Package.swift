@@ -27,31 +27,31 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(
-            name: "CVips", path: "CSystemShims/CVips", pkgConfig: "vips",
+            name: "CVignetteVips", path: "CSystemShims/CVignetteVips", pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]),
         .systemLibrary(
-            name: "CWebP", path: "CSystemShims/CWebP", pkgConfig: "libwebp",
+            name: "CVignetteWebP", path: "CSystemShims/CVignetteWebP", pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(
-            name: "CHeif", path: "CSystemShims/CHeif", pkgConfig: "libheif",
+            name: "CVignetteHeif", path: "CSystemShims/CVignetteHeif", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]),
         .systemLibrary(
-            name: "CHiredis", path: "CSystemShims/CHiredis", pkgConfig: "hiredis",
+            name: "CVignetteHiredis", path: "CSystemShims/CVignetteHiredis", pkgConfig: "hiredis",
             providers: [.apt(["libhiredis-dev"])]),
         .systemLibrary(
-            name: "CTurboJPEG", path: "CSystemShims/CTurboJPEG", pkgConfig: "libturbojpeg",
+            name: "CVignetteTurboJPEG", path: "CSystemShims/CVignetteTurboJPEG", pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(
-            name: "CLcms2", path: "CSystemShims/CLcms2", pkgConfig: "lcms2",
+            name: "CVignetteLcms2", path: "CSystemShims/CVignetteLcms2", pkgConfig: "lcms2",
             providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(
-            name: "CDeflate", path: "CSystemShims/CDeflate", pkgConfig: "libdeflate",
+            name: "CVignetteDeflate", path: "CSystemShims/CVignetteDeflate", pkgConfig: "libdeflate",
             providers: [.apt(["libdeflate-dev"])]),
         .target(
-            name: "CImageShims", dependencies: ["CVips", "CHeif"],
-            path: "CSystemShims/CImageShims"),
+            name: "CVignetteImageShims", dependencies: ["CVignetteVips", "CVignetteHeif"],
+            path: "CSystemShims/CVignetteImageShims"),
         // Vignette's own Lanczos-3 reducer (AVX2 chosen at run time, scalar fallback); no libvips.
-        .target(name: "CResize", path: "CSystemShims/CResize"),
+        .target(name: "CVignetteResize", path: "CSystemShims/CVignetteResize"),
         // The bottom module every other depends on: the lock, the system-call funnel, atomic files, digests.
         .target(name: "VignetteSupport", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // JPEG thumbnails at 1/8 from each block's DC only: a DC-only entropy decoder for
@@ -60,7 +60,7 @@ let package = Package(
         .target(
             name: "VignetteCodecs",
             dependencies: [
-                "VignetteSupport", "CVips", "CWebP", "CHeif", "CImageShims", "CResize", "CTurboJPEG", "CLcms2", "CDeflate",
+                "VignetteSupport", "CVignetteVips", "CVignetteWebP", "CVignetteHeif", "CVignetteImageShims", "CVignetteResize", "CVignetteTurboJPEG", "CVignetteLcms2", "CVignetteDeflate",
                 "CVignetteJPEGDC",
             ]),
         .target(
@@ -87,7 +87,7 @@ let package = Package(
             name: "VignetteRedis",
             dependencies: [
                 "VignetteSupport",
-                "Vignette", "VignetteCodecs", "CHiredis",
+                "Vignette", "VignetteCodecs", "CVignetteHiredis",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]),

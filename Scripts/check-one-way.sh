@@ -16,6 +16,6 @@ refuse() { # pattern, allowed-files regex, what it means
 refuse 'pthread_(mutex|cond)_' 'Sources/VignetteSupport/Locked\.swift' 'pthread locks outside Locked'
 refuse 'pthread_create|Thread\.detachNewThread|[^a-zA-Z]Thread *(\{|\()' 'Sources/VignetteSupport/WorkerThread\.swift' 'threads made outside WorkerThread'
 refuse 'DispatchQueue' '^$' 'a Dispatch queue (use BlockingExecutor)'
-refuse '^(internal |@_implementationOnly |package )?import CVips' 'Sources/VignetteCodecs/[^:]*' 'libvips imported outside VignetteCodecs'
+refuse '^(internal |@_implementationOnly |package )?import CVignetteVips' 'Sources/VignetteCodecs/[^:]*' 'libvips imported outside VignetteCodecs'
 [ $status = 0 ] && echo "check-one-way: one lock, one thread maker, no Dispatch queues, libvips in the codecs alone"
 exit $status

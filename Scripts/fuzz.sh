@@ -26,7 +26,7 @@ echo "== building the fuzz targets (-sanitize=fuzzer,address) into $scratch" >&2
 for target in "${TARGETS[@]}"; do
   [ "${FUZZ_SKIP_BUILD:-0}" = 1 ] && break
   # The C targets too (-Xcc): coverage for the fuzzer in Vignette's own C (CVignetteJPEGDC,
-  # CResize, CImageShims), and AddressSanitizer around it.
+  # CVignetteResize, CVignetteImageShims), and AddressSanitizer around it.
   "$SWIFT" build -c debug --scratch-path "$scratch" -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address \
     -Xcc -fsanitize=fuzzer-no-link,address \
     --product "$target" >&2

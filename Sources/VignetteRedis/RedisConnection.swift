@@ -6,7 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import CHiredis
+internal import CVignetteHiredis
 import VignetteSupport
 
 /// One blocking connection to Redis: a hiredis `redisContext` (connected with

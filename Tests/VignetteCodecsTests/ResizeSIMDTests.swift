@@ -3,7 +3,7 @@ import Testing
 
 @testable import VignetteCodecs
 
-/// Vignette's own Lanczos-3 reducer (`LanczosReducer`, the CResize C target): its AVX2 path and its
+/// Vignette's own Lanczos-3 reducer (`LanczosReducer`, the CVignetteResize C target): its AVX2 path and its
 /// scalar fallback give the same pixels, and its thumbnails match libvips' in look and quality.
 @Suite("Lanczos 3 reducer: AVX2 equals scalar, thumbnails as good as vips_resize")
 struct ResizeSIMDTests {

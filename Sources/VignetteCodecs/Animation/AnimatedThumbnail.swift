@@ -3,8 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CImageShims
-internal import CVips
+internal import CVignetteImageShims
+internal import CVignetteVips
 
 /// An animated thumbnail: every frame resized the same way, with the source's delays and loop count.
 public struct AnimatedThumbnail: Sendable {

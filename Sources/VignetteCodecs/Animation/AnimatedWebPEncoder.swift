@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CWebP
+internal import CVignetteWebP
 
 /// Animated WebP encoding with libwebp's animation encoder (libwebpmux): `WebPAnimEncoderNew`,
 /// one `WebPAnimEncoderAdd` per frame at its start time, a last `WebPAnimEncoderAdd` with no frame

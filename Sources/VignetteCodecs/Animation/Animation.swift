@@ -1,5 +1,5 @@
-internal import CImageShims
-internal import CVips
+internal import CVignetteImageShims
+internal import CVignetteVips
 
 /// Which frames of an animated input (GIF, WebP) a thumbnail keeps.
 public enum FrameSelection: String, Sendable, Hashable, Codable, CaseIterable {

@@ -3,8 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CImageShims
-internal import CVips
+internal import CVignetteImageShims
+internal import CVignetteVips
 
 /// GIF settings for libvips' `vips_gifsave_buffer` (cgif).
 public struct GIFOptions: Sendable, Hashable, Codable {

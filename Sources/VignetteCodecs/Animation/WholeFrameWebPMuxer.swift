@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CWebP
+internal import CVignetteWebP
 
 /// An animated WebP of whole frames, none dropped: each frame encoded as a still WebP by
 /// `WebPEncoder` (`WebPEncode`), pushed with its duration by `WebPMuxPushFrame` (no blending, so

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CVips
+internal import CVignetteVips
 
 /// Reads image headers and decodes images with libvips, within `DecodingLimits`.
 ///

@@ -3,8 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CImageShims
-internal import CVips
+internal import CVignetteImageShims
+internal import CVignetteVips
 
 /// Encoded bytes handed to libvips as a `VipsSource` that owns a copy of them, plus the loader
 /// libvips picked for them. One source can be loaded several times (header, then shrunk pixels).

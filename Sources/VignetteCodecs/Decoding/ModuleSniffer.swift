@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Tells which of libvips' on-demand modules (see CImageShims' vgn_open_module) bytes need:
+/// Tells which of libvips' on-demand modules (see CVignetteImageShims' vgn_open_module) bytes need:
 /// HEIF/AVIF (an ISO-BMFF `ftyp` box) or JPEG XL (a bare codestream or its container).
 enum ModuleSniffer {
     static func module(for data: Data) -> String? {

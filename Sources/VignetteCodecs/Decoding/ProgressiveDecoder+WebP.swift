@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CWebP
+internal import CVignetteWebP
 
 /// One libwebp incremental decoder (`WebPIDecoder`), owned by this object and freed with
 /// `WebPIDelete` in `deinit`.

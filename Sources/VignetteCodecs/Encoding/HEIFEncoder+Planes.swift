@@ -3,8 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CHeif
-internal import CTurboJPEG
+internal import CVignetteHeif
+internal import CVignetteTurboJPEG
 
 extension HEIFEncoder {
     /// `planes` (4:2:0, JPEG's full range) encoded as a lossy 4:2:0 HEIC or AVIF: a YCbCr 4:2:0

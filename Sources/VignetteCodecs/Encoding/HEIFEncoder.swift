@@ -3,8 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CHeif
-internal import CImageShims
+internal import CVignetteHeif
+internal import CVignetteImageShims
 
 /// HEIC (x265) and AVIF (aom) encoding with libheif directly: `heif_image_create` over the pixels,
 /// `heif_context_encode_image`, `heif_context_write`.

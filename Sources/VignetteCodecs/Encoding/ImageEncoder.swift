@@ -3,8 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CImageShims
-internal import CVips
+internal import CVignetteImageShims
+internal import CVignetteVips
 
 /// Encodes images: JPEG through libvips' saver or, for plain pixels in memory, libjpeg-turbo
 /// (`TurboJPEG.encode(pixels:…)`), GIF through libvips' saver, PNG through libdeflate (`PNGWriter`) or,

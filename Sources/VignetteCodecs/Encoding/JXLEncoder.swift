@@ -3,12 +3,12 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CImageShims
-internal import CVips
+internal import CVignetteImageShims
+internal import CVignetteVips
 
 /// JPEG XL encoding through libvips' `vips_jxlsave_buffer` (libjxl 0.7 in Debian 12). libvips 8.14
 /// flags its JPEG XL saver and loader untrusted, so `vips_block_untrusted_set` would block them;
-/// Vignette unblocks those two alone (CImageShims' `vgn_allow_jxl`), keeping ImageMagick's blocked.
+/// Vignette unblocks those two alone (CVignetteImageShims' `vgn_allow_jxl`), keeping ImageMagick's blocked.
 enum JXLEncoder {
     static func encode(_ image: Image, options: JXLOptions, cancellation: ImagingCancellation?) throws(ImagingError) -> Data {
         try ImageEncoder.check(options.quality, in: 1...100, "JPEG XL quality")

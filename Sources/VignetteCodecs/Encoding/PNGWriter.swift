@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CDeflate
+internal import CVignetteDeflate
 
 /// PNG files written with libdeflate's zlib compressor (`libdeflate_zlib_compress`) over the
 /// whole image at once, where libvips' `vips_pngsave` streams rows through libpng and zlib's

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CWebP
+internal import CVignetteWebP
 
 /// Puts an ICC profile into encoded bytes that were written without one: what keeps the profile a
 /// kept-profile image needs when the rest of its metadata is stripped (libvips 8.14's savers drop

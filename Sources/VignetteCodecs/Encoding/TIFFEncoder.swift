@@ -3,8 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CImageShims
-internal import CVips
+internal import CVignetteImageShims
+internal import CVignetteVips
 
 /// TIFF encoding through libvips' `vips_tiffsave_buffer` (libtiff): one strip-organised image of
 /// 8-bit sRGB or grey, alpha kept (flattened onto white for JPEG compression, which has none).

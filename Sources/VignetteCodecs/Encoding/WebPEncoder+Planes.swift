@@ -3,8 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CTurboJPEG
-internal import CWebP
+internal import CVignetteTurboJPEG
+internal import CVignetteWebP
 
 extension WebPEncoder {
     /// JPEG's full-range Y/Cb/Cr (ITU-T T.871) mapped to the studio range VP8 codes (BT.601: Y

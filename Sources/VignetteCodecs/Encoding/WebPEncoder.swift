@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CWebP
+internal import CVignetteWebP
 
 enum WebPVersion {
     static var string: String {

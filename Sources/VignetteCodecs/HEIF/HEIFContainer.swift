@@ -3,8 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CHeif
-internal import CVips
+internal import CVignetteHeif
+internal import CVignetteVips
 
 /// A HEIF/AVIF file parsed by libheif (`heif_context_read_from_memory_without_copy`): boxes and
 /// item properties only, no pixels. It owns the copy of the bytes libheif reads from.

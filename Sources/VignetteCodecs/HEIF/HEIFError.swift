@@ -1,4 +1,4 @@
-internal import CHeif
+internal import CVignetteHeif
 
 /// Names for the libraries' versions, for reports.
 enum HEIFVersion {

@@ -3,8 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CImageShims
-internal import CVips
+internal import CVignetteImageShims
+internal import CVignetteVips
 
 /// Colour: bringing pixels to 8-bit sRGB or grey, and the ICC profile that says what they mean.
 ///

@@ -1,5 +1,5 @@
-internal import CImageShims
-internal import CVips
+internal import CVignetteImageShims
+internal import CVignetteVips
 
 extension Image {
     /// The image cut to the largest centred circle (a square `min(width, height)` a side), outside

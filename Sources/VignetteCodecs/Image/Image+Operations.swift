@@ -1,5 +1,5 @@
-internal import CImageShims
-internal import CVips
+internal import CVignetteImageShims
+internal import CVignetteVips
 
 /// A compass position in a canvas, for `Image.extended(toWidth:height:gravity:background:)`.
 public enum Gravity: String, Sendable, CaseIterable, Codable {

@@ -1,5 +1,5 @@
-internal import CImageShims
-internal import CVips
+internal import CVignetteImageShims
+internal import CVignetteVips
 
 /// Interleaved 8-bit pixels copied out of an image.
 public struct PixelBuffer: Sendable, Equatable {

@@ -1,5 +1,5 @@
-internal import CImageShims
-internal import CVips
+internal import CVignetteImageShims
+internal import CVignetteVips
 
 /// Where `cropped(toCover:)`-style crops take their window from.
 public enum CropAnchor: String, Sendable, CaseIterable, Codable {

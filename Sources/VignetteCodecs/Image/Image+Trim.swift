@@ -1,5 +1,5 @@
-internal import CImageShims
-internal import CVips
+internal import CVignetteImageShims
+internal import CVignetteVips
 
 extension Image {
     /// The surrounding background cut away (`vips_find_trim`, then `vips_crop`): pixels that

@@ -1,5 +1,5 @@
-internal import CImageShims
-internal import CVips
+internal import CVignetteImageShims
+internal import CVignetteVips
 
 /// A decoded image: a libvips `VipsImage` owned by this object and released in `deinit`.
 ///

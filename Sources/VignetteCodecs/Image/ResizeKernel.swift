@@ -1,4 +1,4 @@
-internal import CVips
+internal import CVignetteVips
 
 /// The interpolation kernel libvips' `vips_resize` uses when reducing or enlarging.
 public enum ResizeKernel: String, Sendable, CaseIterable, Codable {

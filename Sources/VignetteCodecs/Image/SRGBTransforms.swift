@@ -3,9 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CImageShims
-internal import CLcms2
-internal import CVips
+internal import CVignetteImageShims
+internal import CVignetteLcms2
+internal import CVignetteVips
 import VignetteSupport
 
 /// littleCMS transforms from an embedded RGB profile to sRGB for 8-bit pixels, built once per

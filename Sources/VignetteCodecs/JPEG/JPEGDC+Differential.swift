@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CTurboJPEG
+internal import CVignetteTurboJPEG
 
 /// The DC paths held against libjpeg-turbo, for the differential fuzz target (FuzzJPEGDC) and the
 /// tests (JPEGDCTests): one file decoded at 1/8 by `JPEGDC.decodePlanes` and by

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CTurboJPEG
+internal import CVignetteTurboJPEG
 
 /// libjpeg-turbo's TurboJPEG API, for the planar JPEG route (`Thumbnailer`'s JPEG → planes →
 /// JPEG path): reading a JPEG's header, decoding it at a DCT scale into its own Y/Cb/Cr planes

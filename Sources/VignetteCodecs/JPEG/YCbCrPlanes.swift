@@ -1,6 +1,6 @@
-internal import CResize
-internal import CTurboJPEG
-internal import CVips
+internal import CVignetteResize
+internal import CVignetteTurboJPEG
+internal import CVignetteVips
 
 /// A JPEG's pixels as it stores them: a luma plane and, unless it is greyscale, two chroma planes
 /// at its chroma subsampling (4:2:0 chroma planes are half as wide and half as high), 8 bits a

@@ -1,8 +1,8 @@
-internal import CImageShims
-internal import CResize
-internal import CVips
+internal import CVignetteImageShims
+internal import CVignetteResize
+internal import CVignetteVips
 
-/// Vignette's own separable Lanczos-3 reducer (the `CResize` C target), used by `Thumbnailer` on
+/// Vignette's own separable Lanczos-3 reducer (the `CVignetteResize` C target), used by `Thumbnailer` on
 /// the decoded 8-bit pixels in place of `vips_resize`.
 ///
 /// Why: on sharp's JPEG task the scalar `reduceh`/`reducev` loops of Debian's libvips 8.14 took

@@ -1,5 +1,5 @@
-internal import CImageShims
-internal import CVips
+internal import CVignetteImageShims
+internal import CVignetteVips
 
 /// Stops a decode that nobody waits for any more: `cancel()` from any thread, and the libvips
 /// computation it was handed to (`Thumbnailer.thumbnail(_:cancellation:)`,

@@ -1,5 +1,5 @@
-internal import CImageShims
-internal import CVips
+internal import CVignetteImageShims
+internal import CVignetteVips
 import VignetteSupport
 
 /// Process-wide libvips state: initialised once, explicitly by `start()` or lazily on first use.

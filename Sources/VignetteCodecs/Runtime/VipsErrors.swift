@@ -1,5 +1,5 @@
-internal import CImageShims
-internal import CVips
+internal import CVignetteImageShims
+internal import CVignetteVips
 
 /// Reads libvips' error buffer.
 ///

@@ -3,8 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CImageShims
-internal import CVips
+internal import CVignetteImageShims
+internal import CVignetteVips
 
 /// Colour on every route: the shrink-on-load and full-decode routes, embedded thumbnails and
 /// `vips_thumbnail` all end in `colourManaged`, after the resize (so the conversion runs on the

@@ -3,9 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CImageShims
-internal import CTurboJPEG
-internal import CVips
+internal import CVignetteImageShims
+internal import CVignetteTurboJPEG
+internal import CVignetteVips
 
 /// The planar JPEG route: a JPEG thumbnail made without libvips' decode, colour conversions or
 /// demand-driven machinery. libjpeg-turbo decodes the file at the plan's DCT scale into

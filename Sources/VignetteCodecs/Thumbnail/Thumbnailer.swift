@@ -3,8 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import CImageShims
-internal import CVips
+internal import CVignetteImageShims
+internal import CVignetteVips
 
 /// Makes thumbnails: header first, limits checked, then the cheapest decode that covers the box.
 ///

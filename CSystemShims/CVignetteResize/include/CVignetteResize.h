@@ -1,4 +1,4 @@
-// CResize: Vignette's own separable Lanczos-3 reducer for interleaved 8-bit pixels.
+// CVignetteResize: Vignette's own separable Lanczos-3 reducer for interleaved 8-bit pixels.
 //
 // Why it exists: on a JPEG thumbnail the libvips 8.14 that Debian ships spends about 40 % of its
 // instructions in the scalar reduceh/reducev loops (Benchmarks/README.md, "Profile"). This reducer

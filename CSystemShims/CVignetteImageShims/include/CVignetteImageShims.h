@@ -1,4 +1,4 @@
-// CImageShims: the few C helpers Swift cannot express directly.
+// CVignetteImageShims: the few C helpers Swift cannot express directly.
 //
 // Every function here exists for one of three reasons, stated beside it:
 //  - it wraps a variadic libvips call (Swift cannot call C variadic functions),

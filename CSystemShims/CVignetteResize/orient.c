@@ -1,6 +1,6 @@
 // EXIF orientations applied to one 8-bit plane: what `vips_autorot` does to an image, for the
 // planar JPEG route's Y/Cb/Cr planes, which are turned upright before they are encoded.
-#include "CResize.h"
+#include "CVignetteResize.h"
 
 #include <string.h>
 

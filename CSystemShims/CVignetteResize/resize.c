@@ -1,5 +1,5 @@
 // vgn_lanczos3_resize: argument checks, alpha premultiplication, the two passes, dispatch.
-#include "CResize.h"
+#include "CVignetteResize.h"
 #include "resize_internal.h"
 
 #include <pthread.h>

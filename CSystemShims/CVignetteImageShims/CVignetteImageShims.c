@@ -1,5 +1,5 @@
 #define _GNU_SOURCE  // dladdr
-#include "CImageShims.h"
+#include "CVignetteImageShims.h"
 
 #include <dlfcn.h>
 #include <malloc.h>
