@@ -54,6 +54,7 @@ test: install-deps
 	Scripts/check-one-way.sh
 	$(MAKE) docs-check
 	$(SWIFT) build --build-tests
+	$(SWIFT) build --package-path Benchmarks
 	Scripts/fuzz.sh --replay
 	SWIFT=$(SWIFT) Scripts/run-tests.sh
 
@@ -66,7 +67,7 @@ docs: install-deps
 docs-check:
 	$(MAKE) docs DOCC_FLAGS=--warnings-as-errors
 
-# libFuzzer targets (Fuzz/Sources) for FUZZ_SECONDS each (default 300), FUZZ_JOBS at a time (2);
+# libFuzzer targets (the Fuzz package, Fuzz/Package.swift) for FUZZ_SECONDS each (default 300), FUZZ_JOBS at a time (2);
 # findings go to .fuzz/findings/ and make it fail. fuzz-smoke replays the seeds and regressions once.
 fuzz: install-deps
 	Scripts/fuzz.sh

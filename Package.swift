@@ -98,23 +98,6 @@ let package = Package(
                 "Vignette", "VignetteHTTP", "VignetteServer", "VignetteRedis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .executableTarget(
-            name: "VignetteBench", dependencies: ["Vignette", "VignetteHTTP", "VignetteRedis", "LoopbackHTTPServer"],
-            path: "Benchmarks/Sources/VignetteBench"),
-        // libFuzzer targets (make fuzz): built with -sanitize=fuzzer,address and -DFUZZING; in the
-        // normal build each is a tool that replays saved inputs through the target.
-        .target(name: "FuzzSupport", dependencies: ["VignetteCodecs"], path: "Fuzz/Sources/FuzzSupport"),
-        .executableTarget(name: "FuzzProbe", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzProbe"),
-        .executableTarget(name: "FuzzThumbnail", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzThumbnail"),
-        .executableTarget(name: "FuzzProgressive", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzProgressive"),
-        // Differential: the JPEG DC paths against libjpeg-turbo at 1/8 (package access to JPEGDC).
-        .executableTarget(name: "FuzzJPEGDC", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzJPEGDC"),
-        .executableTarget(
-            name: "FuzzImgproxyOptions", dependencies: ["FuzzSupport", "Vignette"], path: "Fuzz/Sources/FuzzImgproxyOptions"),
-        .executableTarget(
-            name: "FuzzHTTPHeaders",
-            dependencies: ["FuzzSupport", "VignetteHTTP", .product(name: "NIOHTTP1", package: "swift-nio")],
-            path: "Fuzz/Sources/FuzzHTTPHeaders"),
         .testTarget(name: "VignetteCodecsTests", dependencies: ["VignetteCodecs", "ChildProcess"]),
         .testTarget(
             name: "VignetteTests",

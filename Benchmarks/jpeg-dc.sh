@@ -19,9 +19,9 @@ input="${CORPUS:-$repo/../shared/corpus}/2569067123_aca715a2ee_o.jpg"
 [[ -f "$input" ]] || { echo "jpeg-dc: $input is missing" >&2; exit 0; }
 command -v jpegtran >/dev/null || { echo "jpeg-dc: jpegtran is missing (apt-get install libjpeg-turbo-progs)" >&2; exit 1; }
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-    swift build -c release --static-swift-stdlib --product VignetteBench >&2
+    swift build --package-path "$here" -c release --static-swift-stdlib --product VignetteBench >&2
 fi
-bench="$(swift build -c release --static-swift-stdlib --show-bin-path)/VignetteBench"
+bench="$(swift build --package-path "$here" -c release --static-swift-stdlib --show-bin-path)/VignetteBench"
 simd="$here/.venv-simd/bin/python"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT

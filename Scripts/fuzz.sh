@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (Fuzz/Sources, -sanitize=fuzzer,address) and runs each one.
+# Builds the libFuzzer targets (the Fuzz package, -sanitize=fuzzer,address) and runs each one.
 #
 #   Scripts/fuzz.sh             each target for FUZZ_SECONDS (default 300), FUZZ_JOBS at a time
 #   Scripts/fuzz.sh --replay    each target over its seeds and Fuzz/regressions once (a smoke)
@@ -27,7 +27,7 @@ for target in "${TARGETS[@]}"; do
   [ "${FUZZ_SKIP_BUILD:-0}" = 1 ] && break
   # The C targets too (-Xcc): coverage for the fuzzer in Vignette's own C (CVignetteJPEGDC,
   # CVignetteResize, CVignetteImageShims), and AddressSanitizer around it.
-  "$SWIFT" build -c debug --scratch-path "$scratch" -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address \
+  "$SWIFT" build -c debug --package-path Fuzz --scratch-path "$scratch" -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address \
     -Xcc -fsanitize=fuzzer-no-link,address \
     --product "$target" >&2
 done

@@ -6,13 +6,13 @@ import Vignette
 
 /// Reads what a response says about caching it: validators (ETag, Last-Modified) and freshness
 /// (`Cache-Control: max-age` / `no-cache`, else `Expires`).
-package enum CacheHeaders {
+@_spi(Fuzzing) public enum CacheHeaders {
     /// `Cache-Control: no-store`: the bytes must not be kept.
-    package static func forbidsStoring(_ headers: HTTPHeaders) -> Bool {
+    @_spi(Fuzzing) public static func forbidsStoring(_ headers: HTTPHeaders) -> Bool {
         directives(of: headers).contains("no-store")
     }
 
-    package static func metadata(of headers: HTTPHeaders, now: Double) -> ResponseMetadata? {
+    @_spi(Fuzzing) public static func metadata(of headers: HTTPHeaders, now: Double) -> ResponseMetadata? {
         let etag = headers.first(name: "ETag")
         let lastModified = headers.first(name: "Last-Modified")
         var expiresAt: Double?
@@ -34,7 +34,7 @@ package enum CacheHeaders {
     }
 
     /// A validator fit for If-Range: a strong ETag, else Last-Modified.
-    package static func rangeValidator(of headers: HTTPHeaders) -> String? {
+    @_spi(Fuzzing) public static func rangeValidator(of headers: HTTPHeaders) -> String? {
         if let etag = headers.first(name: "ETag"), !etag.hasPrefix("W/") { return etag }
         return headers.first(name: "Last-Modified")
     }
@@ -45,7 +45,7 @@ package enum CacheHeaders {
     }
 
     /// Seconds since 1970 of an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), nil otherwise.
-    package static func httpDate(_ text: String) -> Double? {
+    @_spi(Fuzzing) public static func httpDate(_ text: String) -> Double? {
         let parts = text.split(separator: " ")
         let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
         guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), let year = Int(parts[3]),
