@@ -71,15 +71,20 @@ enum TurboJPEG {
         return planes
     }
 
-    /// `planes` as interleaved 8-bit RGB (or grey) pixels, chroma upsampled by libjpeg.
-    static func interleaved(_ planes: YCbCrPlanes, into output: UnsafeMutablePointer<UInt8>) throws(ImagingError) {
+    /// `planes` as interleaved 8-bit RGB (or grey) pixels written into `output`, chroma upsampled
+    /// by libjpeg (`tjDecodeYUVPlanes`).
+    static func interleaved(_ planes: YCbCrPlanes, into output: UnsafeMutableRawBufferPointer) throws(ImagingError) {
+        let bands = planes.isGrey ? 1 : 3
+        guard let target = output.baseAddress, output.count >= planes.width * planes.height * bands else {
+            throw ImagingError(.invalidArgument, "\(output.count) bytes cannot hold \(planes.width)x\(planes.height)x\(bands) pixels")
+        }
         guard let handle = tjInitDecompress() else { throw ImagingError(.limitExceeded, "TurboJPEG: no decompressor") }
         defer { tjDestroy(handle) }
         let format = planes.isGrey ? TJPF_GRAY : TJPF_RGB
         let status = planes.withPlanePointers { pointers, strides in
             tjDecodeYUVPlanes(
-                handle, pointers, strides, planes.subsampling, output, Int32(planes.width), 0, Int32(planes.height),
-                Int32(format.rawValue), 0)
+                handle, pointers, strides, planes.subsampling, target.assumingMemoryBound(to: UInt8.self),
+                Int32(planes.width), 0, Int32(planes.height), Int32(format.rawValue), 0)
         }
         guard status == 0 else { throw failure(handle, "colour conversion") }
     }
@@ -106,16 +111,19 @@ enum TurboJPEG {
     /// standard Huffman tables, libjpeg's accurate integer DCT, chroma at 4:2:0 below quality 90 and
     /// 4:4:4 from 90 (`tjCompress2`); no metadata but the JFIF header.
     static func encode(
-        pixels: UnsafePointer<UInt8>, width: Int, height: Int, bands: Int, quality: Int
+        pixels: UnsafeRawBufferPointer, width: Int, height: Int, bands: Int, quality: Int
     ) throws(ImagingError) -> Data {
         guard bands == 3 || bands == 1 else { throw ImagingError(.invalidArgument, "TurboJPEG encodes 1 or 3 bands, not \(bands)") }
+        guard let source = pixels.baseAddress, pixels.count >= width * height * bands else {
+            throw ImagingError(.invalidArgument, "\(pixels.count) bytes do not hold \(width)x\(height)x\(bands) pixels")
+        }
         guard let handle = tjInitCompress() else { throw ImagingError(.limitExceeded, "TurboJPEG: no compressor") }
         defer { tjDestroy(handle) }
         let subsampling = bands == 1 ? TJSAMP_GRAY : quality < 90 ? TJSAMP_420 : TJSAMP_444
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         let status = tjCompress2(
-            handle, pixels, Int32(width), Int32(width * bands), Int32(height), Int32((bands == 1 ? TJPF_GRAY : TJPF_RGB).rawValue),
+            handle, source.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(width * bands), Int32(height), Int32((bands == 1 ? TJPF_GRAY : TJPF_RGB).rawValue),
             &output, &size, Int32(subsampling.rawValue), Int32(quality), Int32(TJFLAG_ACCURATEDCT))
         defer { if let output { tjFree(output) } }
         guard status == 0, let output else { throw failure(handle, "encode") }
