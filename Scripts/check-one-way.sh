@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # One way for each concern, checked (make test): the lock's pthread calls only in the lock types,
-# threads made only by WorkerThread, no Dispatch queues, libvips imported only by VignetteCodecs.
+# threads made only by WorkerThread, no Dispatch queues, libvips imported only by VignetteCodecs,
+# libvips' pixel memory and VipsImage fields reached only in Image+PixelMemory, TurboJPEG handles
+# made and destroyed only by the TurboJPEG class.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 status=0
@@ -17,5 +19,9 @@ refuse 'pthread_(mutex|cond)_' 'Sources/VignetteSupport/Locked\.swift' 'pthread 
 refuse 'pthread_create|Thread\.detachNewThread|[^a-zA-Z]Thread *(\{|\()' 'Sources/VignetteSupport/WorkerThread\.swift' 'threads made outside WorkerThread'
 refuse 'DispatchQueue' '^$' 'a Dispatch queue (use BlockingExecutor)'
 refuse '^(internal |@_implementationOnly |package )?import CVignetteVips' 'Sources/VignetteCodecs/[^:]*' 'libvips imported outside VignetteCodecs'
-[ $status = 0 ] && echo "check-one-way: one lock, one thread maker, no Dispatch queues, libvips in the codecs alone"
+refuse 'pointee\.(`?Type`?|data|dtype|Xres|Yres|Xsize|Ysize|Bands|BandFmt|Coding|Xoffset|Yoffset)\b|vips_image_get_data' \
+  'Sources/VignetteCodecs/Image/Image\+PixelMemory\.swift' 'pixel memory or VipsImage fields reached outside Image+PixelMemory'
+refuse 'tjInit|tjDestroy' 'Sources/VignetteCodecs/JPEG/TurboJPEG\.swift' 'TurboJPEG handles made or destroyed outside the TurboJPEG class'
+[ $status = 0 ] && echo "check-one-way: one lock, one thread maker, no Dispatch queues, libvips in the codecs alone," \
+  "pixel memory through Image, TurboJPEG handles through TurboJPEG"
 exit $status

@@ -80,10 +80,12 @@ enum AnimatedWebPEncoder {
         /// The encoder's own message (`WebPAnimEncoderGetError`), and the picture's error code.
         func error(_ what: String, picture: FramePicture?) -> ImagingError {
             var message = WebPAnimEncoderGetError(pointer).map { String(cString: $0) } ?? ""
+            var code: ImagingError.Code?
             if let picture, picture.picture.error_code != VP8_ENC_OK {
                 message += (message.isEmpty ? "" : "; ") + WebPEncoder.describe(picture.picture.error_code)
+                code = .libwebp(Int32(picture.picture.error_code.rawValue))
             }
-            return ImagingError(.operationFailed, "\(what) failed: \(message.isEmpty ? "no reason given" : message)")
+            return ImagingError(.operationFailed, "\(what) failed: \(message.isEmpty ? "no reason given" : message)", code: code)
         }
     }
 

@@ -46,11 +46,12 @@ public enum ImageEncoder {
             try check(options.quality, in: 1...100, "JPEG quality")
             let flat = try image.standardizedToSRGB8().flattened()
             let encoded: Data
-            if let pixels = plainPixels(of: flat, for: options) {
-                // Pixels already in memory, written as libvips would: libjpeg-turbo at once,
-                // without a libvips sink (and the threads it hands tiles to).
-                encoded = try TurboJPEG.encode(
-                    pixels: pixels, width: flat.width, height: flat.height, bands: flat.bands, quality: options.quality)
+            // Pixels already in memory, written as libvips would: libjpeg-turbo at once, from the
+            // image's own buffer, without a libvips sink (and the threads it hands tiles to).
+            if encodesWithTurboJPEG(flat, options), let fast = try flat.withPixelMemory({ (pixels) throws(ImagingError) in
+                try TurboJPEG.encode(pixels: pixels, width: flat.width, height: flat.height, bands: flat.bands, quality: options.quality)
+            }) {
+                encoded = fast
             } else {
                 encoded = try save(flat, cancellation) { buffer, length in
                     vgn_jpegsave(flat.pointer, buffer, length, Int32(options.quality), options.progressive ? 1 : 0,
@@ -91,16 +92,12 @@ public enum ImageEncoder {
         }
     }
 
-    /// The pixels of `image` when libjpeg-turbo can write them as `vips_jpegsave` would with
-    /// `options`: a baseline JPEG with standard tables and no metadata, of an 8-bit RGB or grey
-    /// image held in memory (a profile is added after, as for libvips' output); nil otherwise.
-    static func plainPixels(of image: Image, for options: JPEGOptions) -> UnsafePointer<UInt8>? {
-        let memory = image.pointer.pointee.dtype == VIPS_IMAGE_SETBUF || image.pointer.pointee.dtype == VIPS_IMAGE_SETBUF_FOREIGN
-        guard memory, !options.progressive, !options.optimizeCoding, !options.keepMetadata,
-            vips_image_get_format(image.pointer) == VIPS_FORMAT_UCHAR, image.bands == 3 || image.bands == 1,
-            let data = image.pointer.pointee.data
-        else { return nil }
-        return UnsafePointer(data)
+    /// Whether libjpeg-turbo writes `image` as `vips_jpegsave` would with `options`: a baseline
+    /// JPEG with standard tables and no metadata, of an 8-bit RGB or grey image held in memory (a
+    /// profile is added after, as for libvips' output).
+    static func encodesWithTurboJPEG(_ image: Image, _ options: JPEGOptions) -> Bool {
+        image.isInMemory && !options.progressive && !options.optimizeCoding && !options.keepMetadata
+            && vips_image_get_format(image.pointer) == VIPS_FORMAT_UCHAR && (image.bands == 3 || image.bands == 1)
     }
 
     /// What a libvips saver that writes every metadata field it finds (PNG, TIFF, JPEG XL) is given,

@@ -32,7 +32,7 @@ extension WebPEncoder {
         picture.width = Int32(planes.width)
         picture.height = Int32(planes.height)
         guard WebPPictureAlloc(&picture) != 0, let y = picture.y, let u = picture.u, let v = picture.v else {
-            throw ImagingError(.limitExceeded, "WebPPictureAlloc failed: \(describe(picture.error_code))")
+            throw failure(.limitExceeded, "WebPPictureAlloc", picture)
         }
         let chromaWidth = (planes.width + 1) / 2, chromaHeight = (planes.height + 1) / 2
         planes.withPlanePointers { sources, strides in

@@ -64,7 +64,7 @@ enum WebPEncoder {
             return WebPEncode(&config, &picture)
         }
         guard encoded != 0, let memory = writer.mem else {
-            throw ImagingError(.operationFailed, "WebPEncode failed: \(describe(picture.error_code))")
+            throw failure(.operationFailed, "WebPEncode", picture)
         }
         return Data(bytes: memory, count: writer.size)
     }
@@ -86,8 +86,13 @@ enum WebPEncoder {
                 ? WebPPictureImportRGBA(&picture, base, stride) : WebPPictureImportRGB(&picture, base, stride)
         }
         guard imported != 0 else {
-            throw ImagingError(.operationFailed, "WebPPictureImport failed: \(describe(picture.error_code))")
+            throw failure(.operationFailed, "WebPPictureImport", picture)
         }
+    }
+
+    /// `call`'s failure on `picture`: libwebp's `WebPEncodingError` named, and kept as `Code.libwebp`.
+    static func failure(_ kind: ImagingError.Kind, _ call: String, _ picture: WebPPicture) -> ImagingError {
+        ImagingError(kind, "\(call) failed: \(describe(picture.error_code))", code: .libwebp(Int32(picture.error_code.rawValue)))
     }
 
     static func describe(_ code: WebPEncodingError) -> String {

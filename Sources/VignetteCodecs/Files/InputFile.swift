@@ -23,7 +23,8 @@ import VignetteSupport
 ///   device can have effects), and again with `fstat` on what was really opened.
 ///
 /// The file is opened with `O_NONBLOCK` (so `open` of a FIFO without writer returns at once;
-/// cleared again for regular files) and `O_NOCTTY`. Failures carry the system's own reason (`strerror`).
+/// cleared again for regular files) and `O_NOCTTY`. Failures carry the system's own reason (`strerror`)
+/// and the failing call's name and `errno` (`ImagingError.Code.system`).
 package enum InputFile {
     /// Seconds a connected pipe may stay silent before the read gives up (the HTTP loader's read timeout too).
     package static let pipeIdleTimeout: Int32 = 30
@@ -35,17 +36,17 @@ package enum InputFile {
     /// pipe, a pipe with no writer or a silent one) or `.limitExceeded` (over `limits.maxInputBytes`).
     package static func read(_ path: String, limits: DecodingLimits) throws(ImagingError) -> Data {
         var status = stat()
-        guard stat(path, &status) == 0 else { throw ImagingError(.io, "cannot open \(path): \(systemReason())") }
+        guard stat(path, &status) == 0 else { throw ImagingError(SystemError("stat", code: errno), "cannot open \(path)") }
         try refuseUnreadableKind(status, path: path)
 
         let descriptor: Int32
         do throws(SystemError) {
             descriptor = try systemCall("open") { open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
         } catch {
-            throw ImagingError(.io, "cannot open \(path): \(error.reason)")
+            throw ImagingError(error, "cannot open \(path)")
         }
         defer { close(descriptor) }
-        guard fstat(descriptor, &status) == 0 else { throw ImagingError(.io, "cannot read \(path): \(systemReason())") }
+        guard fstat(descriptor, &status) == 0 else { throw ImagingError(SystemError("fstat", code: errno), "cannot read \(path)") }
         // It may have been replaced between stat and open: what was opened decides.
         try refuseUnreadableKind(status, path: path)
 
@@ -56,7 +57,7 @@ package enum InputFile {
         // some honour it).
         let flags = fcntl(descriptor, F_GETFL)
         guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
-            throw ImagingError(.io, "cannot read \(path): \(systemReason())")
+            throw ImagingError(SystemError("fcntl", code: errno), "cannot read \(path)")
         }
         let size = Int(status.st_size)
         try limits.checkBytes(size)
@@ -113,19 +114,19 @@ package enum InputFile {
         var filled = 0
         var waited = false
         var endedAtOnce = false
-        var failure: Int32 = 0
+        var failure: SystemError?
         while filled < limit {
             if filled == data.count {
                 // Grow by doubling, never past the limit.
                 let room = limit - data.count
                 data.count += min(room, max(data.count, streamChunk))
             }
-            let (got, code) = data.withUnsafeMutableBytes { buffer -> (Int, Int32) in
-                guard let base = buffer.baseAddress else { return (0, 0) }
+            let (got, error) = data.withUnsafeMutableBytes { buffer -> (Int, SystemError?) in
+                guard let base = buffer.baseAddress else { return (0, nil) }
                 do throws(SystemError) {
-                    return (try systemCall("read") { Glibc.read(descriptor, base + filled, buffer.count - filled) }, 0)
+                    return (try systemCall("read") { Glibc.read(descriptor, base + filled, buffer.count - filled) }, nil)
                 } catch {
-                    return (-1, error.code)
+                    return (-1, error)
                 }
             }
             if got > 0 {
@@ -133,36 +134,35 @@ package enum InputFile {
             } else if got == 0 {
                 endedAtOnce = filled == 0 && !waited
                 break
-            } else if code == EAGAIN || code == EWOULDBLOCK {
-                guard idleTimeout > 0 else { failure = code; break }
+            } else if let error, error.code == EAGAIN || error.code == EWOULDBLOCK {
+                guard idleTimeout > 0 else { failure = error; break }
                 waited = true
                 if let waitFailure = waitForInput(descriptor: descriptor, seconds: idleTimeout) {
-                    if waitFailure == ETIMEDOUT {
-                        throw ImagingError(.io, "cannot read \(path): nothing came through the pipe for \(idleTimeout) s")
+                    if waitFailure.code == ETIMEDOUT {
+                        throw ImagingError(
+                            .io, "cannot read \(path): nothing came through the pipe for \(idleTimeout) s", code: .system(call: "poll", errno: ETIMEDOUT))
                     }
                     failure = waitFailure
                     break
                 }
             } else {
-                failure = code
+                failure = error
                 break
             }
         }
-        if failure != 0 { throw ImagingError(.io, "cannot read \(path): \(SystemError.reason(for: failure))") }
+        if let failure { throw ImagingError(failure, "cannot read \(path)") }
         if filled < data.count { data.removeSubrange(filled..<data.count) }
         return (data, endedAtOnce)
     }
 
     /// nil once the descriptor has something to read (or its end, or an error to report through
-    /// `read`); ETIMEDOUT after `seconds` of nothing; another errno when `poll` itself fails.
-    private static func waitForInput(descriptor: Int32, seconds: Int32) -> Int32? {
+    /// `read`); ETIMEDOUT after `seconds` of nothing; `poll`'s own failure when it fails.
+    private static func waitForInput(descriptor: Int32, seconds: Int32) -> SystemError? {
         var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         do throws(SystemError) {
-            return try systemCall("poll") { poll(&request, 1, seconds * 1000) } > 0 ? nil : ETIMEDOUT
+            return try systemCall("poll") { poll(&request, 1, seconds * 1000) } > 0 ? nil : SystemError("poll", code: ETIMEDOUT)
         } catch {
-            return error.code
+            return error
         }
     }
-
-    static func systemReason() -> String { SystemError.reason(for: errno) }
 }

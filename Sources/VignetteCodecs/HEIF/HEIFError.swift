@@ -6,7 +6,8 @@ enum HEIFVersion {
 }
 
 extension ImagingError {
-    /// Wraps a `heif_error` (its code and message) when it is not `heif_error_Ok`.
+    /// Wraps a `heif_error` when it is not `heif_error_Ok`: its message, and its code and subcode
+    /// beside it (`Code.libheif`).
     static func checkHEIF(_ error: heif_error, _ what: String, encoding: Bool = false) throws(ImagingError) {
         guard error.code != heif_error_Ok else { return }
         let message = error.message.map { String(cString: $0) } ?? "unknown libheif error"
@@ -19,6 +20,6 @@ extension ImagingError {
         case heif_error_Usage_error: kind = .invalidArgument
         default: kind = .operationFailed
         }
-        throw ImagingError(kind, "\(what): \(message)")
+        throw ImagingError(kind, "\(what): \(message)", code: .libheif(code: Int32(error.code.rawValue), subcode: Int32(error.subcode.rawValue)))
     }
 }

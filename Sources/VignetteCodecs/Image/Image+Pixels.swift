@@ -36,7 +36,9 @@ extension Image {
         return PixelBuffer(width: image.width, height: image.height, bands: image.bands, bytes: bytes)
     }
 
-    /// Makes an image from interleaved 8-bit pixels (`vips_image_new_from_memory_copy`).
+    /// Makes an in-memory image of interleaved 8-bit pixels (`vips_image_new_memory`, the bytes
+    /// copied into the buffer `vips_image_write_prepare` allocates), grey for 1 or 2 bands and
+    /// sRGB for 3 or 4.
     public convenience init(pixels: PixelBuffer) throws(ImagingError) {
         try ImagingRuntime.ensureInitialised()
         guard pixels.width > 0, pixels.height > 0, (1...4).contains(pixels.bands),
@@ -44,14 +46,12 @@ extension Image {
         else {
             throw ImagingError(.invalidArgument, "pixel buffer size does not match \(pixels.width)x\(pixels.height)x\(pixels.bands)")
         }
-        let made = pixels.bytes.withUnsafeBytes { raw in
-            vips_image_new_from_memory_copy(
-                raw.baseAddress, raw.count, Int32(pixels.width), Int32(pixels.height),
-                Int32(pixels.bands), VIPS_FORMAT_UCHAR)
+        // What the bands mean is set with the size, so colour conversions and hasalpha work.
+        try self.init(
+            width: pixels.width, height: pixels.height, bands: pixels.bands,
+            interpretation: pixels.bands <= 2 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB
+        ) { output throws(ImagingError) in
+            pixels.bytes.withUnsafeBytes { output.copyMemory(from: $0) }
         }
-        guard let made else { throw VipsErrors.operationError("vips_image_new_from_memory_copy") }
-        // Tell libvips what the bands mean, so colour conversions and hasalpha work.
-        made.pointee.`Type` = pixels.bands <= 2 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB
-        self.init(owning: made)
     }
 }

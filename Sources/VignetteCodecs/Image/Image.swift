@@ -10,6 +10,7 @@ internal import CVignetteVips
 /// evaluates regions of a graph over in-memory images from any number of threads; call
 /// `materialized()` to compute a transform's pixels once and keep them.
 /// That is why `Image` is `Sendable`: it is immutable, and its only state is that read-only graph.
+/// Its pixel memory is lent to a closure while it lives (`withUnsafePixels`), never handed out.
 public final class Image: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<VipsImage>
 

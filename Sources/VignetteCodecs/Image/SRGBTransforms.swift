@@ -86,16 +86,20 @@ extension Image {
             let transform = SRGBTransforms.transform(from: profile, alpha: alpha)
         else { return nil }
         let source = try materialized(cancellation: cancellation)
-        let result = try LanczosReducer.emptyImage(like: source, width: width, height: height)
-        guard let input = source.pointer.pointee.data, let output = result.pointer.pointee.data else {
-            throw ImagingError(.invalidArgument, "no pixels in memory to convert")
+        let result = try Image(
+            width: width, height: height, bands: bands, header: source, interpretation: VIPS_INTERPRETATION_sRGB
+        ) { output throws(ImagingError) in
+            let converted = source.withPixelMemory { input -> Bool in
+                guard let input = input.baseAddress, let output = output.baseAddress else { return false }
+                // Row by row: littleCMS counts pixels in a 32-bit number.
+                let rowBytes = width * bands
+                for row in 0..<height {
+                    transform.convert(input + row * rowBytes, into: output + row * rowBytes, count: width)
+                }
+                return true
+            }
+            guard converted == true else { throw ImagingError(.invalidArgument, "no pixels in memory to convert") }
         }
-        // Row by row: littleCMS counts pixels in a 32-bit number.
-        let rowBytes = width * bands
-        for row in 0..<height {
-            transform.convert(input + row * rowBytes, into: output + row * rowBytes, count: width)
-        }
-        result.pointer.pointee.`Type` = VIPS_INTERPRETATION_sRGB
         // The result is this function's own: its profile field goes in place, and it stays a
         // memory image (encoders read its pixels without running a libvips pipeline).
         vips_image_remove(result.pointer, "icc-profile-data")

@@ -199,22 +199,17 @@ struct YCbCrPlanes: Sendable {
     /// then carries no orientation, and its resolutions swap when the turn transposed it, as
     /// `vips_autorot` leaves an image.
     func image(withMetadataOf header: Image, turned: Int = 1) throws(ImagingError) -> Image {
-        let result = try LanczosReducer.emptyImage(like: header, width: width, height: height)
-        guard result.bands == (isGrey ? 1 : 3), let output = result.pointer.pointee.data else {
-            throw ImagingError(.invalidArgument, "planes of \(planeCount) do not fit a \(result.bands)-band image")
+        guard header.bands == planeCount else {
+            throw ImagingError(.invalidArgument, "planes of \(planeCount) do not fit a \(header.bands)-band image")
         }
-        try TurboJPEG.interleaved(self, into: output)
+        let xres = vips_image_get_xres(header.pointer), yres = vips_image_get_yres(header.pointer)
+        let result = try Image(
+            width: width, height: height, bands: planeCount, header: header, resolution: turned >= 5 ? (yres, xres) : (xres, yres)
+        ) { output throws(ImagingError) in try TurboJPEG.interleaved(self, into: output) }
         // The planes' pixels are read as they are: a profile of `header`'s is not theirs to carry
         // (taken off in place: the image is this function's own, and stays a memory image).
         vips_image_remove(result.pointer, "icc-profile-data")
-        if turned != 1 {
-            vips_autorot_remove_angle(result.pointer)
-            if turned >= 5 {
-                let xres = result.pointer.pointee.Xres
-                result.pointer.pointee.Xres = result.pointer.pointee.Yres
-                result.pointer.pointee.Yres = xres
-            }
-        }
+        if turned != 1 { vips_autorot_remove_angle(result.pointer) }
         return result
     }
 }

@@ -76,37 +76,16 @@ enum LanczosReducer {
         let threads = Int32(min(4, max(1, threads ?? ImagingRuntime.threadsPerImage)))
         let bands = image.bands
         let source = try image.materialized(cancellation: cancellation)
-        guard let pixels = vips_image_get_data(source.pointer) else { throw VipsErrors.decodingError() }
-        let result = try emptyImage(like: source, width: width, height: height)
-        guard let output = result.pointer.pointee.data else {
-            throw VipsErrors.operationError("vips_image_write_prepare")
+        return try Image(width: width, height: height, bands: bands, header: source) { output throws(ImagingError) in
+            let status = source.withPixelMemory { pixels in
+                vgn_lanczos3_resize(
+                    pixels.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(source.width), Int32(source.height),
+                    source.width * bands, output.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(height),
+                    width * bands, Int32(bands), source.hasAlpha ? 1 : 0, implementation.cValue, threads)
+            }
+            guard let status else { throw VipsErrors.decodingError() }
+            try check(status, "\(source.width)x\(source.height)x\(bands) to \(width)x\(height)")
         }
-        let status = vgn_lanczos3_resize(
-            pixels.assumingMemoryBound(to: UInt8.self), Int32(source.width), Int32(source.height),
-            source.width * bands, output, Int32(width), Int32(height), width * bands,
-            Int32(bands), source.hasAlpha ? 1 : 0, implementation.cValue, threads)
-        try check(status, "\(source.width)x\(source.height)x\(bands) to \(width)x\(height)")
-        return result
-    }
-
-    /// An in-memory image of `width` × `height` with `image`'s bands, interpretation and header
-    /// fields (metadata included), its pixel memory allocated and not yet written.
-    static func emptyImage(like image: Image, width: Int, height: Int) throws(ImagingError) -> Image {
-        guard let made = vips_image_new_memory() else {
-            throw VipsErrors.operationError("vips_image_new_memory")
-        }
-        let result = Image(owning: made)
-        var inputs: [UnsafeMutablePointer<VipsImage>?] = [image.pointer, nil]
-        guard vips_image_pipeline_array(made, VIPS_DEMAND_STYLE_THINSTRIP, &inputs) == 0 else {
-            throw VipsErrors.operationError("vips_image_pipeline_array")
-        }
-        vips_image_init_fields(
-            made, Int32(width), Int32(height), Int32(image.bands), VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
-            image.interpretation, vips_image_get_xres(image.pointer), vips_image_get_yres(image.pointer))
-        guard vips_image_write_prepare(made) == 0 else {
-            throw VipsErrors.operationError("vips_image_write_prepare")
-        }
-        return result
     }
 
     /// Reduces interleaved 8-bit pixels to `width` × `height` (the last band is alpha when

@@ -3,12 +3,15 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import VignetteSupport
 
 /// The one error every VignetteCodecs call throws.
 ///
 /// `kind` says what went wrong in a way a caller can branch on; `message` is the C library's own
-/// words (libvips' error buffer, `heif_error.message`, or the libwebp `VP8StatusCode`), folded onto
-/// one line so that it fits a log line or a `vignette: FILE: reason` line.
+/// words (libvips' error buffer, `heif_error.message`, TurboJPEG's `tjGetErrorStr2`, libwebp's
+/// `WebPEncodingError`, or the system's `strerror`), folded onto one line so that it fits a log
+/// line or a `vignette: FILE: reason` line; `code` is the library's own code beside it, when it
+/// gave one (`errno`, `heif_error.code` and `subcode`, `tjGetErrorCode`, `WebPEncodingError`).
 public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is.
     public enum Kind: String, Sendable, Equatable, CaseIterable {
@@ -33,19 +36,41 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
         case cancelled
     }
 
+    /// The code a C library or a system call gave with its message.
+    public enum Code: Sendable, Hashable {
+        /// A system call failed: its name ("open", "read") and the `errno` it set.
+        case system(call: String, errno: Int32)
+        /// libheif failed: `heif_error.code` and `heif_error.subcode`.
+        case libheif(code: Int32, subcode: Int32)
+        /// TurboJPEG failed: `tjGetErrorCode` (`TJERR_WARNING` 0: a warning stopped the work;
+        /// `TJERR_FATAL` 1: an error).
+        case turboJPEG(Int32)
+        /// libwebp failed to encode: the picture's `WebPEncodingError`.
+        case libwebp(Int32)
+    }
+
     /// What went wrong, to branch on.
     public let kind: Kind
     /// The C library's message (or Vignette's), one line.
     public let message: String
+    /// The C library's own code for the failure, when it gave one (libvips gives none).
+    public let code: Code?
 
-    /// An error of `kind` saying `message`.
-    public init(_ kind: Kind, _ message: String) {
+    /// An error of `kind` saying `message`, with the library's `code` when there is one.
+    public init(_ kind: Kind, _ message: String, code: Code? = nil) {
         self.kind = kind
         self.message = ImagingError.oneLine(message)
+        self.code = code
     }
 
     /// The message.
     public var description: String { message }
+
+    /// `.io` for a failed system call: `context` ("cannot read FILE") and the system's reason,
+    /// with the call's name and `errno` kept as `Code.system`.
+    package init(_ error: SystemError, _ context: String) {
+        self.init(.io, "\(context): \(error.reason)", code: .system(call: error.call, errno: error.code))
+    }
 
     static func oneLine(_ text: String) -> String {
         text.split(whereSeparator: \.isNewline)
