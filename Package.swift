@@ -97,6 +97,7 @@ let package = Package(
                 "VignetteSupport",
                 "Vignette", "VignetteHTTP", "VignetteServer", "VignetteRedis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]),
         .executableTarget(
             name: "VignetteBench", dependencies: ["Vignette", "VignetteHTTP", "VignetteRedis", "LoopbackHTTPServer"],

@@ -5,9 +5,10 @@ import FoundationEssentials
 import Foundation
 #endif
 import Vignette
+import VignetteSupport
 
 /// `vignette convert INPUT OUTPUT`: re-encodes one image, upright, in the format OUTPUT's extension names.
-struct ConvertCommand: ParsableCommand {
+struct ConvertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
         abstract: "Convert one image to the format its output name's extension says (jpg, png, webp, heic, avif, jxl, tif, bmp, ico).",
@@ -80,12 +81,16 @@ struct ConvertCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    /// The image, upright, re-encoded: a request with no thumbnail and no processor through the
+    /// pipeline (`encodedImage(for:as:)`, the path `thumbnail` and the server take), written whole.
+    func run() async throws {
         let encoding = try encoding()
+        let limits = DecodingLimits.untrusted
         do {
-            let decoder = ImageDecoder()
-            let image = try decoder.decode(InputFile.read(input, limits: decoder.limits)).autoOriented()
-            try OutputFile.write(try ImageEncoder.encode(image, as: encoding, limits: decoder.limits), to: output)
+            let pipeline = try ImagePipeline.command(limits: limits)
+            let image = try await pipeline.encodedImage(for: ImageRequest(path: input), as: .fixed(encoding)).image
+            let output = output
+            try await BlockingExecutor.shared.run { try OutputFile.write(image.data, to: output) }
         } catch {
             Console.failed(input, error)
             throw ExitCode(1)
