@@ -11,7 +11,7 @@ import VignetteSupport
 struct ConvertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert one image to the format its output name's extension says (jpg, png, webp, heic, avif, jxl, tif, bmp, ico).",
+        abstract: "Convert one image to the format its output name's extension says (jpg, png, webp, heic, avif, gif, jxl, tif, bmp, ico).",
         discussion: """
             The output is written whole or not at all (a temporary file renamed over it). Exit status: 0 when it \
             is written, 1 when the input cannot be read or decoded or the output cannot be written (one line on \
@@ -40,21 +40,14 @@ struct ConvertCommand: AsyncParsableCommand {
         }
     }
 
+    /// The format OUTPUT's extension names, read by the one format-name parser (`ImgproxyOptions.format`).
     func outputFormat() throws -> ImageFormat {
-        let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
-        switch ext {
-        case "jpg", "jpeg": return .jpeg
-        case "png": return .png
-        case "webp": return .webp
-        case "heic", "heif": return .heic
-        case "avif": return .avif
-        case "jxl": return .jxl
-        case "tif", "tiff": return .tiff
-        case "bmp": return .bmp
-        case "ico": return .ico
-        default:
+        let ext = URL(fileURLWithPath: output).pathExtension
+        do {
+            return try ImgproxyOptions.format(Substring(ext))
+        } catch {
             throw ValidationError(
-                "cannot tell the output format from '\(Console.escaped(output))': use .jpg, .png, .webp, .heic, .avif, .jxl, .tif, .bmp or .ico")
+                "cannot tell the output format from '\(Console.escaped(output))': use .jpg, .png, .webp, .heic, .avif, .gif, .jxl, .tif, .bmp or .ico")
         }
     }
 
