@@ -228,10 +228,7 @@ extension ImagePipeline {
     ) throws -> EncodedImage {
         metrics.decodes.increment()
         metrics.encodes.increment()
-        // Animations the encoding keeps were made by `encodedAnimation`; here, a still.
-        var still = thumbnail
-        still.frames = .first
-        let thumbnailer = Thumbnailer(options: still, limits: limits)
+        let thumbnailer = Thumbnailer(options: thumbnail, limits: limits)
         do throws(ImagingError) {
             var chosen: EncodingFormat?
             let (bytes, made) = try thumbnailer.encodedThumbnail(data, cancellation: cancellation) { image in
