@@ -97,6 +97,7 @@ let package = Package(
                 "VignetteSupport",
                 "Vignette", "VignetteHTTP", "VignetteServer", "VignetteRedis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]),
         .testTarget(name: "VignetteCodecsTests", dependencies: ["VignetteCodecs", "ChildProcess"]),
         .testTarget(

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Glibc
 import Vignette
+import VignetteHTTP
 
 /// Lines to standard error, one per problem, prefixed as the contract says.
 ///
@@ -34,11 +35,19 @@ enum Console {
         "vignette: \(escaped(input)): \(escaped(reason))\n"
     }
 
-    /// The text of a failure: an `ImagingError`'s or `CommandFailure`'s message, else the error as text.
+    /// The text of a failure: an `ImagingError`'s, `CommandFailure`'s or `HTTPLoadingError`'s
+    /// message (the HTTP status, the limit or the network problem); for a pipeline failure, that
+    /// of the error underneath; else the error as text.
     static func reason(for error: Error) -> String {
-        if let error = error as? ImagingError { return error.message }
-        if let error = error as? CommandFailure { return error.message }
-        return "\(error)"
+        switch error {
+        case let error as ImagingError: error.message
+        case let error as CommandFailure: error.message
+        case let error as HTTPLoadingError: error.message
+        case ImagePipelineError.cancelled, is CancellationError: "interrupted before the download finished"
+        case ImagePipelineError.dataLoadingFailed(let error): reason(for: error)
+        case let error as ImagePipelineError: error.imagingError?.message ?? "\(error)"
+        default: "\(error)"
+        }
     }
 
     /// `text` with every character that could break a line, move the cursor or reorder what is
@@ -80,9 +89,6 @@ enum Console {
         _ = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }
-
-/// Raised for inputs that fail; carries nothing, the reason is printed where it happened.
-struct SomeInputsFailed: Error {}
 
 /// A failure of the command itself (not of one input), told in one sentence that names the path
 /// and the system's reason, e.g. `cannot create folder /ro/out: Read-only file system`. Unlike

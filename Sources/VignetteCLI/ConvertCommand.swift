@@ -5,12 +5,13 @@ import FoundationEssentials
 import Foundation
 #endif
 import Vignette
+import VignetteSupport
 
 /// `vignette convert INPUT OUTPUT`: re-encodes one image, upright, in the format OUTPUT's extension names.
-struct ConvertCommand: ParsableCommand {
+struct ConvertCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert one image to the format its output name's extension says (jpg, png, webp, heic, avif, jxl, tif, bmp, ico).",
+        abstract: "Convert one image to the format its output name's extension says (jpg, png, webp, heic, avif, gif, jxl, tif, bmp, ico).",
         discussion: """
             The output is written whole or not at all (a temporary file renamed over it). Exit status: 0 when it \
             is written, 1 when the input cannot be read or decoded or the output cannot be written (one line on \
@@ -39,21 +40,14 @@ struct ConvertCommand: ParsableCommand {
         }
     }
 
+    /// The format OUTPUT's extension names, read by the one format-name parser (`ImgproxyOptions.format`).
     func outputFormat() throws -> ImageFormat {
-        let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
-        switch ext {
-        case "jpg", "jpeg": return .jpeg
-        case "png": return .png
-        case "webp": return .webp
-        case "heic", "heif": return .heic
-        case "avif": return .avif
-        case "jxl": return .jxl
-        case "tif", "tiff": return .tiff
-        case "bmp": return .bmp
-        case "ico": return .ico
-        default:
+        let ext = URL(fileURLWithPath: output).pathExtension
+        do {
+            return try ImgproxyOptions.format(Substring(ext))
+        } catch {
             throw ValidationError(
-                "cannot tell the output format from '\(Console.escaped(output))': use .jpg, .png, .webp, .heic, .avif, .jxl, .tif, .bmp or .ico")
+                "cannot tell the output format from '\(Console.escaped(output))': use .jpg, .png, .webp, .heic, .avif, .gif, .jxl, .tif, .bmp or .ico")
         }
     }
 
@@ -80,12 +74,16 @@ struct ConvertCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    /// The image, upright, re-encoded: a request with no thumbnail and no processor through the
+    /// pipeline (`encodedImage(for:as:)`, the path `thumbnail` and the server take), written whole.
+    func run() async throws {
         let encoding = try encoding()
+        let limits = DecodingLimits.untrusted
         do {
-            let decoder = ImageDecoder()
-            let image = try decoder.decode(InputFile.read(input, limits: decoder.limits)).autoOriented()
-            try OutputFile.write(try ImageEncoder.encode(image, as: encoding, limits: decoder.limits), to: output)
+            let pipeline = try ImagePipeline.command(limits: limits)
+            let image = try await pipeline.encodedImage(for: ImageRequest(path: input), as: .fixed(encoding)).image
+            let output = output
+            try await BlockingExecutor.shared.run { try OutputFile.write(image.data, to: output) }
         } catch {
             Console.failed(input, error)
             throw ExitCode(1)

@@ -5,9 +5,10 @@ import FoundationEssentials
 import Foundation
 #endif
 import Vignette
+import VignetteHTTP
 
 /// `vignette info FILE|URL...`: one JSON object a line, header only.
-struct InfoCommand: ParsableCommand {
+struct InfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
         abstract: "Print each file's (or URL's) header (format, size, bands, alpha, orientation, pages, embedded thumbnail) as one JSON line.")
@@ -25,28 +26,29 @@ struct InfoCommand: ParsableCommand {
         if files.isEmpty { throw ValidationError("give at least one file") }
     }
 
-    func run() throws {
+    func run() async throws {
         let decoder = ImageDecoder()
-        let remote = files.contains(where: RemoteInputs.isURL) ? try RemoteInputs(folder: nil, limits: decoder.limits, s3: try s3.configuration()) : nil
-        defer { remote?.finish() }
+        var remote: RemoteInputs?
+        if files.contains(where: RemoteInputs.isURL) {
+            let loader = HTTPDataLoader(limits: decoder.limits, configuration: HTTPDataLoader.Configuration(s3: try s3.configuration()))
+            let folder = RemoteInputs.temporaryFolder()
+            remote = RemoteInputs(pipeline: try ImagePipeline.command(limits: decoder.limits, loader: loader, cacheFolder: folder), temporaryFolder: folder)
+        }
         var failed = false
         for (position, file) in files.enumerated() {
             remote?.prefetch(after: position, of: files)
             do {
-                let info: ImageInfo
-                var placeholderText: String?
-                if let remote, RemoteInputs.isURL(file) {
-                    let data = try remote.data(at: file)
-                    info = try decoder.probe(data)
-                    placeholderText = try placeholder.map { try InfoCommand.placeholder($0, of: data) }
-                } else if let placeholder {
-                    let data = try InputFile.read(file, limits: decoder.limits)
-                    info = try decoder.probe(data)
-                    placeholderText = try InfoCommand.placeholder(placeholder, of: data)
-                } else {
-                    info = try decoder.probe(fileAt: file)
+                // The bytes, when more than the header is read: a download, a placeholder, an animation.
+                var data: Data?
+                if let remote, RemoteInputs.isURL(file) { data = try await remote.data(at: file) }
+                if placeholder != nil, data == nil { data = try InputFile.read(file, limits: decoder.limits) }
+                let info = try data.map { try decoder.probe($0) } ?? decoder.probe(fileAt: file)
+                let placeholderText = try placeholder.map { try InfoCommand.placeholder($0, of: data ?? Data()) }
+                var animation: AnimationInfo?
+                if info.pages > 1, Animation.isAnimatable(info.format) {
+                    // Its header read again with libvips' `n=-1`: frames, loop and delays.
+                    animation = try decoder.animationInfo(data ?? InputFile.read(file, limits: decoder.limits))
                 }
-                let animation = try InfoLine.animation(of: file, info: info, remote: remote, decoder: decoder)
                 print(InfoLine.json(file: file, info: info, placeholder: placeholderText.map { (placeholder?.rawValue ?? "", $0) },
                                     animation: animation))
             } catch {
@@ -54,6 +56,7 @@ struct InfoCommand: ParsableCommand {
                 failed = true
             }
         }
+        await remote?.finish()
         if failed { throw ExitCode(1) }
     }
 
@@ -90,15 +93,5 @@ enum InfoLine {
         ]
         if let placeholder { fields.append((placeholder.kind, .string(placeholder.value))) }
         return JSONValue.object(fields).text
-    }
-}
-
-extension InfoLine {
-    /// The animation of an animated GIF or WebP (its header read again with libvips' `n=-1`), nil
-    /// for other images; only multi-page GIF and WebP files are read a second time.
-    static func animation(of file: String, info: ImageInfo, remote: RemoteInputs?, decoder: ImageDecoder) throws -> AnimationInfo? {
-        guard info.pages > 1, Animation.isAnimatable(info.format) else { return nil }
-        let data = if let remote, RemoteInputs.isURL(file) { try remote.data(at: file) } else { try InputFile.read(file, limits: decoder.limits) }
-        return try decoder.animationInfo(data)
     }
 }

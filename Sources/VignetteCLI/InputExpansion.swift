@@ -30,14 +30,14 @@ enum InputExpansion {
         var problems: [(input: String, reason: String, shardKey: String?)] = []
     }
 
-    /// The files of `inputs`; `remote` lists the objects under an s3 prefix (nil: s3 prefixes fail,
+    /// The files of `inputs`; `lister` lists the objects under an s3 prefix (nil: s3 prefixes fail,
     /// each with a line).
-    static func expand(_ inputs: [String], remote: RemoteInputs? = nil) -> Result {
+    static func expand(_ inputs: [String], lister: HTTPDataLoader? = nil) async -> Result {
         var result = Result()
         var seen = Set<String>()
         for input in inputs where seen.insert(input).inserted {
             if let prefix = s3Prefix(input) {
-                expand(prefix, input: input, remote: remote, into: &result)
+                await expand(prefix, input: input, lister: lister, into: &result)
             } else if RemoteInputs.isURL(input) {
                 result.files.append(input)
                 result.shardKeys.append(input)
@@ -77,14 +77,14 @@ enum InputExpansion {
     /// The images under `prefix` (their keys' extensions, as in folders), as s3 URLs; what
     /// `--shard` hashes is the key after the prefix. A listing that fails, or finds no image, is a problem.
     private static func expand(
-        _ prefix: S3Location, input: String, remote: RemoteInputs?, into result: inout Result
-    ) {
-        guard let remote else {
+        _ prefix: S3Location, input: String, lister: HTTPDataLoader?, into result: inout Result
+    ) async {
+        guard let lister else {
             result.problems.append((input, "cannot list: s3 inputs need S3 credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)", nil))
             return
         }
         do {
-            let images = try remote.objects(under: prefix).filter { object in
+            let images = try await lister.listS3Objects(under: prefix).filter { object in
                 let name = object.key.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
                 guard let dot = name.lastIndex(of: "."), !object.key.hasSuffix("/") else { return false }
                 return imageExtensions.contains(name[name.index(after: dot)...].lowercased())
@@ -93,7 +93,7 @@ enum InputExpansion {
             result.files += images.map(\.description)
             result.shardKeys += images.map { String($0.key.dropFirst(prefix.key.count)) }
         } catch {
-            result.problems.append((input, "cannot list: \(error.message)", nil))
+            result.problems.append((input, "cannot list: \(Console.reason(for: error))", nil))
         }
     }
 

@@ -1,17 +1,18 @@
-import Dispatch
 import Glibc
 import Synchronization
+import UnixSignals
 
 /// Ctrl-C (SIGINT) and SIGTERM: instead of dying mid-write, the batch stops taking inputs, lets the
 /// ones in flight finish (their outputs appear whole or not at all), reports, and exits with
 /// 128 + the signal's number, as a shell reports a process the signal ended: 130 after SIGINT,
 /// 143 after SIGTERM. A second signal of either kind ends the process at once, with the status
 /// of that second signal.
+///
+/// The signals arrive as swift-service-lifecycle's `UnixSignalsSequence` (the server's
+/// `ServiceGroup` takes them the same way), read by a task of its own.
 final class Interrupt: Sendable {
     /// The first signal received, 0 before any.
     private let received = Atomic<Int32>(0)
-    // Written once, by install() on the main thread, to keep the sources alive.
-    nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
     private let onInterrupt: @Sendable () -> Void
 
     init(onInterrupt: @escaping @Sendable () -> Void = {}) {
@@ -28,22 +29,22 @@ final class Interrupt: Sendable {
 
     /// The first signal's name, for the report line.
     var signalName: String {
-        received.load(ordering: .acquiring) == SIGTERM ? "SIGTERM" : "SIGINT"
+        received.load(ordering: .acquiring) == UnixSignal.sigterm.rawValue ? "SIGTERM" : "SIGINT"
     }
 
-    func install() {
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { [self] in
-                if !received.compareExchange(expected: 0, desired: signalNumber, ordering: .acquiringAndReleasing).exchanged {
-                    // A second signal: the user (or the supervisor) means it.
-                    Glibc.exit(128 + signalNumber)
-                }
-                onInterrupt()
-            }
-            source.resume()
-            sources.append(source)
+    /// Traps SIGINT and SIGTERM from now on, for the rest of the process's life.
+    func install() async {
+        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
+        Task { [self] in
+            for await signal in signals { receive(signal.rawValue) }
         }
+    }
+
+    private func receive(_ signal: Int32) {
+        guard received.compareExchange(expected: 0, desired: signal, ordering: .acquiringAndReleasing).exchanged else {
+            // A second signal: the user (or the supervisor) means it.
+            Glibc.exit(128 + signal)
+        }
+        onInterrupt()
     }
 }

@@ -69,8 +69,5 @@ final class ProgressBar: Sendable {
         state.visible = true
     }
 
-    private func write(_ text: String) {
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
-    }
+    private func write(_ text: String) { Console.write(text) }
 }

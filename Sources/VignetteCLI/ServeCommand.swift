@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Dispatch
 import Glibc
 import Logging
 import Vignette
@@ -9,7 +8,7 @@ import VignetteRedis
 import VignetteServer
 
 /// `vignette serve`: the imgproxy-compatible thumbnail server (`VignetteServer`).
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve thumbnails over HTTP at imgproxy-compatible URLs.",
@@ -143,7 +142,7 @@ struct ServeCommand: ParsableCommand {
         return configuration
     }
 
-    func run() throws {
+    func run() async throws {
         let configuration = try settings()
         // Two malloc arenas: with glibc's default, RSS kept creeping up under a long diverse load
         // (measured: docs/performance.md).
@@ -155,16 +154,13 @@ struct ServeCommand: ParsableCommand {
         ImagingRuntime.shareCores(CPUBudget.availableCores(), among: server.pipeline.configuration.decodingConcurrency)
         let shutdown = Duration.seconds(try Self.shutdownSeconds(shutdownTimeout))
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        let outcome = AsyncBridge.wait { () async throws(ServeFailure) -> Void in
-            do {
-                try await server.run(shutdownTimeout: shutdown) { port in
-                    Console.error("listening on http://\(host):\(port)")
-                }
-            } catch {
-                throw ServeFailure(message: "\(error)")
+        do {
+            try await server.run(shutdownTimeout: shutdown) { port in
+                Console.error("listening on http://\(host):\(port)")
             }
+        } catch {
+            throw CommandFailure("\(error)")
         }
-        if case .failure(let failure) = outcome { throw CommandFailure(failure.message) }
     }
 
     /// S3 sources when asked for (`--s3`, or an endpoint): credentials and region from the
@@ -205,10 +201,6 @@ struct ServeCommand: ParsableCommand {
 
     static func isOn(_ text: String?) -> Bool {
         ["1", "true", "yes", "on"].contains((text ?? "").lowercased())
-    }
-
-    struct ServeFailure: Error {
-        let message: String
     }
 
     /// The environment variable `name`; nil when unset or empty.

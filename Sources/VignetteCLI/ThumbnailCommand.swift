@@ -6,9 +6,10 @@ import Foundation
 #endif
 import Glibc
 import Vignette
+import VignetteHTTP
 
 /// `vignette thumbnail INPUT... --size N|WxH --out DIR`: a thumbnail file in DIR for each input.
-struct ThumbnailCommand: ParsableCommand {
+struct ThumbnailCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbnail",
         abstract: "Make thumbnails of images (files, URLs, folders, globs) into a folder.",
@@ -171,13 +172,12 @@ struct ThumbnailCommand: ParsableCommand {
         return try ShardSelection.parse(shard, count: shardCount, environment: ServeCommand.environment)
     }
 
-    func run() throws {
+    func run() async throws {
         try OutputFile.makeDirectory(out)
         let limits = DecodingLimits.untrusted
-        let remote = inputs.contains(where: RemoteInputs.isURL)
-            ? try RemoteInputs(folder: cache.map { $0 + "/originals" }, limits: limits, s3: try s3.configuration()) : nil
-        defer { remote?.finish() }
-        let expansion = InputExpansion.expand(inputs, remote: remote)
+        let loader = inputs.contains(where: RemoteInputs.isURL)
+            ? HTTPDataLoader(limits: limits, configuration: HTTPDataLoader.Configuration(s3: try s3.configuration())) : nil
+        let expansion = await InputExpansion.expand(inputs, lister: loader)
         // Output names are worked out over the whole batch, so a shard names its outputs as the
         // unsharded run would; then the other shards' inputs are left out before any work (inputs
         // sharing a name stay in one shard, which settles between them as the unsharded run does).
@@ -199,30 +199,30 @@ struct ThumbnailCommand: ParsableCommand {
 
         let (recipe, plan) = try plan(limits: limits)
         let watermark = try operations.watermarkImage(limits: limits)
+        // Downloads need a disk cache to be fetched ahead into: without --cache, a folder for the run.
+        let downloadFolder = loader != nil && cache == nil ? RemoteInputs.temporaryFolder() : nil
+        let pipeline = try ImagePipeline.command(jobs: jobCount, limits: limits, loader: loader, cacheFolder: cache ?? downloadFolder)
+        let remote = loader.map { _ in RemoteInputs(pipeline: pipeline, temporaryFolder: downloadFolder) }
         // Biggest files first: with several jobs, a large image last would leave the others idle.
         let order = files.indices.sorted { OutputFile.size(files[$0]) > OutputFile.size(files[$1]) }
         let inOrder = order.map { files[$0] }
         let claims = OutputClaims(inputs: inOrder, stems: order.map { stems[$0] })
         let job = ThumbnailJob(
-            pipeline: try ThumbnailCommand.pipeline(jobs: jobCount, cache: cache, limits: limits),
-            recipe: recipe, plan: plan, watermark: watermark, folder: out, template: name,
-            skipExisting: skipExisting, claims: claims, remote: remote, keysDownloadsByContent: cache != nil,
+            pipeline: pipeline, recipe: recipe, plan: plan, encoding: try ThumbnailJob.encoding(of: recipe), watermark: watermark,
+            folder: out, template: name, skipExisting: skipExisting, claims: claims, remote: remote, keepsResults: cache != nil,
             placeholder: placeholder)
 
         let progress = ProgressBar(total: files.count)
         for problem in problems { progress.line(Console.failureLine(problem.input, problem.reason)) }
         let interrupt = Interrupt(onInterrupt: { remote?.stopDownloads() })
-        interrupt.install()
-        // One lane more than the pipeline's decoding slots (`jobCount`): while a lane hands its
-        // image from thread to thread, reads its input or writes its output, the spare lane's image
-        // is already waiting for the free slot, so no core idles between images.
-        let ordered = BatchRunner.run(count: files.count, jobs: jobCount + 1, shouldStop: { interrupt.isRequested }) { position in
+        await interrupt.install()
+        let make: @Sendable (Int) async -> (Int, ThumbnailReport.Entry) = { position in
             remote?.prefetch(after: position, of: inOrder)
             let index = order[position]
             let started = ContinuousClock.now
             let result: ThumbnailReport.Result
             do {
-                result = .written(try job.run(input: files[index], stem: stems[index]))
+                result = .written(try await job.run(input: files[index], stem: stems[index]))
             } catch {
                 let reason = Console.reason(for: error)
                 progress.line(Console.failureLine(files[index], reason))
@@ -232,38 +232,40 @@ struct ThumbnailCommand: ParsableCommand {
             if case .failed = result { progress.advance(failed: true) } else { progress.advance(failed: false) }
             return (index, ThumbnailReport.Entry(input: files[index], result: result, milliseconds: (ContinuousClock.now - started).milliseconds))
         }
-        var results = [ThumbnailReport.Entry?](repeating: nil, count: files.count)
-        for case let (index, entry)? in ordered { results[index] = entry }
-        let pipeline = job.pipeline
-        AsyncBridge.wait { await pipeline.flushDiskCache() }
+        // One lane more than the pipeline's decoding slots (`jobCount`): while a lane's image is
+        // read, handed from stage to stage or written, the spare lane's image is already waiting
+        // for the free slot, so no core idles between images. Inputs are taken in order; after a
+        // signal none is taken, and those under way finish.
+        let results = await withTaskGroup(of: (Int, ThumbnailReport.Entry).self) { group in
+            var results = [ThumbnailReport.Entry?](repeating: nil, count: files.count)
+            var next = 0
+            while next < min(jobCount + 1, files.count) {
+                let position = next
+                group.addTask { await make(position) }
+                next += 1
+            }
+            for await (index, entry) in group {
+                results[index] = entry
+                if next < files.count, !interrupt.isRequested {
+                    let position = next
+                    group.addTask { await make(position) }
+                    next += 1
+                }
+            }
+            return results.compactMap { $0 }
+        }
+        if let remote { await remote.finish() } else { await pipeline.flushDiskCache() }
         progress.finish()
 
         var report = ThumbnailReport()
-        report.entries = problems.map { .init(input: $0.input, result: .failed($0.reason), milliseconds: 0) }
-            + results.compactMap { $0 }
+        report.entries = problems.map { .init(input: $0.input, result: .failed($0.reason), milliseconds: 0) } + results
         report.interrupted = interrupt.isRequested
         report.shard = selection.map { ($0, expansion.files.count) }
         if json { print(report.json) }
         if let status = interrupt.exitStatus {
-            Console.error("interrupted by \(interrupt.signalName): \(results.compactMap { $0 }.count) of \(files.count) inputs done, \(report.failed) failed")
+            Console.error("interrupted by \(interrupt.signalName): \(results.count) of \(files.count) inputs done, \(report.failed) failed")
             throw ExitCode(status)
         }
         if report.failed > 0 { throw ExitCode(1) }
-    }
-
-    /// The run's pipeline: files read by the file loader within `limits`, thumbnails kept in the
-    /// `--cache` folder (encoded, as written; never the originals), no memory caches (each input is
-    /// made once), as many decodes and encodes at once as there are jobs.
-    static func pipeline(jobs: Int, cache: String?, limits: DecodingLimits) throws -> ImagePipeline {
-        var configuration = ImagePipeline.Configuration(
-            dataLoader: FileDataLoader(limits: limits), imageCache: nil,
-            dataCache: try cache.map { try DataCache(path: $0) }, dataCachePolicy: .storeEncodedImages,
-            decodingLimits: limits)
-        configuration.encodedImageCache = nil
-        configuration.loadingConcurrency = max(2, jobs)
-        configuration.decodingConcurrency = jobs
-        configuration.processingConcurrency = jobs
-        configuration.encodingConcurrency = jobs
-        return ImagePipeline(configuration: configuration)
     }
 }

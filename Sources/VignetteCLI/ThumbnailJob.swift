@@ -3,16 +3,13 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#endif
 import Vignette
 import VignetteSupport
 
-/// Makes one input's thumbnail file through the run's `ImagePipeline`: the encoded thumbnail comes
-/// from its disk cache (`--cache`) or is made in one libvips pass (decode, shrink-on-load, resize,
-/// encode; with operations, their processors run before the encode), then written under the name
-/// its format and size give. Skips inputs whose output exists when asked.
+/// Makes one input's thumbnail file through the run's `ImagePipeline`: the encoded result, a still
+/// or an animation, comes from its disk cache (`--cache`) or is made by the pipeline
+/// (`encodedImage(for:as:)`, the path a server takes), then written under the name its format and
+/// size give. Skips inputs whose output exists when asked.
 struct ThumbnailJob: Sendable {
     struct Outcome: Sendable {
         let output: String
@@ -30,38 +27,42 @@ struct ThumbnailJob: Sendable {
     let recipe: ImageRecipe
     /// The recipe's thumbnail and the processors after it.
     let plan: RecipePlan
+    /// The recipe's encoding (`encoding(of:)`).
+    let encoding: OutputEncoding
     /// `--watermark`'s image, decoded once.
     var watermark: ImageRecipe.WatermarkImage?
     let folder: String
     let template: OutputTemplate
     let skipExisting: Bool
     let claims: OutputClaims
-    /// Loads http(s) inputs; nil when there are none.
+    /// Downloads http(s) and s3 inputs; nil when there are none.
     let remote: RemoteInputs?
-    /// Downloaded inputs are named in the cache by their bytes' SHA-256 (so a URL whose image
-    /// changed is made again); files by path, size and modification time (the pipeline's file id).
-    let keysDownloadsByContent: Bool
+    /// With `--cache`: results are kept, and downloaded inputs are named in the cache by their
+    /// bytes' SHA-256 (so a URL whose image changed is made again); files by path, size and
+    /// modification time (the pipeline's file id). Without it nothing is written to the cache.
+    let keepsResults: Bool
     /// With `--placeholder`: the kind of placeholder string to add to each written thumbnail's report.
     var placeholder: PlaceholderKind?
 
     var limits: DecodingLimits { pipeline.configuration.decodingLimits }
     var thumbnail: ThumbnailOptions { plan.thumbnail }
 
-    /// The recipe's encoding: `--format`, or for `auto` JPEG and `--alpha-format` for images with
-    /// alpha; its id names every setting in the cache key.
-    func encoding() throws -> OutputEncoding { try recipe.encoding().encoding }
+    /// The run's encoding: the recipe's (`--format`, or for `auto` JPEG and `--alpha-format` for
+    /// images with alpha), and for `auto` animated WebP for animated inputs (`--frames all`); its
+    /// id names every setting in the cache key.
+    static func encoding(of recipe: ImageRecipe) throws(ImagingError) -> OutputEncoding {
+        let encoding = try recipe.encoding().encoding
+        return recipe.format == nil ? encoding.keepingAnimation(as: try recipe.encodingFormat(.webp)) : encoding
+    }
 
-    func run(input: String, stem: String) throws -> Outcome {
-        let (request, read) = try request(for: input)
-        if let animated = try animatedOutcome(input: input, stem: stem, read: read) { return animated }
+    func run(input: String, stem: String) async throws -> Outcome {
+        let (request, read) = try await request(for: input)
         var output: String?
         // With --skip-existing the output's name must be known before any work: read the header.
         if skipExisting {
             let info = try ImageDecoder(limits: limits).probe(read ?? Data())
-            let hasAlpha = info.hasAlpha
-            let name = try claim(
-                input: input, stem: stem,
-                format: recipe.outputFormat(hasAlpha: hasAlpha),
+            let name = try await claim(
+                input: input, stem: stem, format: outputFormat(for: info),
                 size: plan.outputSize(forThumbnailOf: Thumbnailer(options: thumbnail, limits: limits).outputSize(for: info)))
             if OutputFile.exists(name) {
                 let existing = try? ImageDecoder().probe(fileAt: name)
@@ -70,46 +71,66 @@ struct ThumbnailJob: Sendable {
             }
             output = name
         }
-        let (pipeline, encoding) = (pipeline, try encoding())
-        let response = try AsyncBridge.wait { () async throws(ImagePipelineError) -> EncodedResponse in
-            try await pipeline.encodedImage(for: request, as: encoding)
-        }.mapError(RemoteInputs.imagingError).get()
+        let response = try await pipeline.encodedImage(for: request, as: encoding)
         let image = response.image
-        let path = try output ?? claim(input: input, stem: stem, format: image.format, size: PixelSize(width: image.width, height: image.height))
-        try OutputFile.write(image.data, to: path)
+        let path: String
+        if let output {
+            path = output
+        } else {
+            path = try await claim(input: input, stem: stem, format: image.format, size: PixelSize(width: image.width, height: image.height))
+        }
+        let (limits, placeholder) = (limits, placeholder)
+        // Blocking: the write, and the placeholder (the thumbnail decoded again, reduced to the hash).
+        let made = try await BlockingExecutor.shared.run { () throws -> String? in
+            try OutputFile.write(image.data, to: path)
+            return try placeholder.map { try ImageDecoder(limits: limits).decode(image.data).placeholder($0) }
+        }
         var outcome = Outcome(output: path, width: image.width, height: image.height, bytes: image.data.count,
                               cached: response.cacheType == .disk)
-        if let placeholder {
-            // From the thumbnail just written (small already): decoded again, reduced to the hash.
-            outcome.placeholder = (placeholder, try ImageDecoder(limits: limits).decode(image.data).placeholder(placeholder))
-        }
+        if let placeholder, let made { outcome.placeholder = (placeholder, made) }
         return outcome
     }
 
-    /// The pipeline request for `input`, and its bytes when they were read here: a download, or a
-    /// file whose header --skip-existing needs (read once: it may be a pipe). Other files are read
-    /// by the pipeline's loader.
-    private func request(for input: String) throws -> (ImageRequest, Data?) {
-        guard let remote, RemoteInputs.isURL(input) else {
-            guard skipExisting else { return (try request(.file(input)), nil) }
-            let data = try InputFile.read(input, limits: limits)
-            return (try request(.data(id: ImageRequest.Source.file(input).id, load: { data })), data)
+    /// The format an input of this header is written in: the encoding's animated format for an
+    /// animated GIF or WebP it keeps, else the recipe's for an image with or without alpha.
+    func outputFormat(for info: ImageInfo) -> ImageFormat {
+        if let animated = encoding.animatedFormat, thumbnail.frames == .all, !plan.decodesWhole,
+            info.pages > 1, Animation.isAnimatable(info.format)
+        {
+            return animated.format
         }
-        let data = try remote.data(at: input)
-        let id = keysDownloadsByContent ? "sha256:" + DataCache.digest(of: data) : input
-        return (try request(.data(id: id, load: { data })), data)
+        return recipe.outputFormat(hasAlpha: info.hasAlpha)
     }
 
-    /// The recipe's request for `source`, as the server and the library make it.
-    private func request(_ source: ImageRequest.Source) throws -> ImageRequest {
-        try recipe.request(for: source, limits: limits, watermark: watermark)
+    /// The pipeline request for `input`, and its bytes when they were read here: a download, or a
+    /// file whose header --skip-existing needs (read once, through the pipeline's loader: it may
+    /// be a pipe). Other files are read by the pipeline when it makes the thumbnail.
+    private func request(for input: String) async throws -> (ImageRequest, Data?) {
+        let source: ImageRequest.Source
+        var read: Data?
+        if let remote, RemoteInputs.isURL(input) {
+            let data = try await remote.data(at: input)
+            source = .data(id: keepsResults ? "sha256:" + DataCache.digest(of: data) : input, load: { data })
+            read = data
+        } else if skipExisting {
+            var file = ImageRequest(path: input)
+            file.options.insert(.disableDiskCache)  // the file, not a copy in the cache
+            let data = try await pipeline.data(for: file)
+            source = .data(id: file.source.id, load: { data })
+            read = data
+        } else {
+            source = .file(input)
+        }
+        var request = try recipe.request(for: source, limits: limits, watermark: watermark)
+        if !keepsResults { request.options.insert(.disableDiskCache) }
+        return (request, read)
     }
 
     /// The output path for this input, reserved for it in this run.
-    private func claim(input: String, stem: String, format: ImageFormat, size: PixelSize) throws -> String {
+    private func claim(input: String, stem: String, format: ImageFormat, size: PixelSize) async throws -> String {
         let output = URL(fileURLWithPath: folder)
             .appendingPathComponent(template.fileName(stem: stem, format: format, size: size)).path
-        if let earlier = claims.claim(output, for: input) {
+        if let earlier = await claims.claim(output, for: input) {
             throw ImagingError(.io, "its output \(output) is already the output of \(earlier)")
         }
         return output
@@ -143,11 +164,11 @@ final class OutputClaims: Sendable {
     }
 
     /// nil when `output` was free (it is now `input`'s), else the input that has it.
-    func claim(_ output: String, for input: String) -> String? {
+    func claim(_ output: String, for input: String) async -> String? {
         let rivals = earlierRivals[input] ?? []
         // Rare (two inputs of one name in one run) and short (the earlier one's own work): polled.
         while !rivals.isEmpty, !state.withLock({ state in rivals.allSatisfy(state.settled.contains) }) {
-            usleep(1_000)
+            try? await Task.sleep(for: .milliseconds(1))
         }
         return state.withLock { state in
             state.settled.insert(input)

@@ -14,20 +14,24 @@ import Vignette
 /// cannot be made: one line naming the path and the system's reason), 130 / 143 when `thumbnail`
 /// is stopped by SIGINT / SIGTERM.
 @main
-struct VignetteCommand: ParsableCommand {
+struct VignetteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vignette",
         abstract: "Fast, safe thumbnails and image conversions (libvips, libwebp, libheif).",
         subcommands: [InfoCommand.self, ThumbnailCommand.self, ConvertCommand.self, ServeCommand.self])
 
     /// ArgumentParser exits 64 on usage errors; the contract says 2.
-    static func main() {
+    static func main() async {
         // Before any thread runs: libvips starts without its untrusted modules (see ImagingRuntime.start).
         try? ImagingRuntime.start()
         unblockStopSignals()
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
         } catch let exit as ExitCode {
             Glibc.exit(exit.rawValue)
         } catch let failure as CommandFailure {

@@ -40,6 +40,15 @@ public final class HTTPDataLoader: DataLoading {
             configuration: HTTPClient.Configuration(redirectConfiguration: redirects, timeout: timeout))
     }
 
+    /// A loader held to `limits` whatever the source: responses within `limits.maxInputBytes`
+    /// (`configuration.maximumResponseSize` is set from it) and files read by a `FileDataLoader`
+    /// within `limits`, so a local file and a download meet the same budget.
+    public convenience init(limits: DecodingLimits, configuration: Configuration = Configuration()) {
+        var configuration = configuration
+        configuration.maximumResponseSize = limits.maxInputBytes
+        self.init(configuration: configuration, fallback: FileDataLoader(limits: limits))
+    }
+
     deinit {
         _ = client.shutdown()
     }

@@ -50,12 +50,10 @@ public final class ThumbnailServer: Sendable {
         admission = Admission(maxRunning: configuration.maxConcurrentRequests, maxWaiting: configuration.maxWaitingRequests)
         sources = SourceResolver(configuration: configuration)
         urls = ImageURLReader(configuration: configuration)
-        var loaderConfiguration = HTTPDataLoader.Configuration(maximumResponseSize: configuration.decodingLimits.maxInputBytes)
         // No redirects: each hop would need its own address check (server-side request forgery).
-        loaderConfiguration.maximumRedirects = 0
-        loaderConfiguration.s3 = configuration.s3
+        let loaderConfiguration = HTTPDataLoader.Configuration(maximumRedirects: 0, s3: configuration.s3)
         var pipelineConfiguration = ImagePipeline.Configuration(
-            dataLoader: HTTPDataLoader(configuration: loaderConfiguration, fallback: FileDataLoader(limits: configuration.decodingLimits)), imageCache: nil,
+            dataLoader: HTTPDataLoader(limits: configuration.decodingLimits, configuration: loaderConfiguration), imageCache: nil,
             dataCache: try configuration.cacheFolder.map { try DataCache(path: $0, sizeLimit: configuration.cacheSizeLimit) },
             dataCachePolicy: .storeEncodedImages, decodingLimits: configuration.decodingLimits)
         pipelineConfiguration.logger = logger

@@ -83,6 +83,32 @@ struct AnimationCLITests {
         await server.stop()
     }
 
+    @Test("--cache keeps animations as it keeps stills: a second run over a folder with animations makes nothing again, with or without operations",
+          arguments: [[], ["--rotate", "90", "--flop"]])
+    func cacheKeepsAnimations(operations: [String]) async throws {
+        let folder = try CLI.temporaryDirectory(), out = try CLI.temporaryDirectory(), cache = try CLI.temporaryDirectory()
+        defer { for url in [folder, out, cache] { try? FileManager.default.removeItem(at: url) } }
+        let names = ["animated-loop3.gif", "animated-loop3.webp", "animated.gif", "animated.webp", "baseline.jpg", "still.gif"]
+        for name in names {
+            try FileManager.default.copyItem(at: CLI.fixtures.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        let arguments = ["thumbnail", folder.path, "--size", "80", "--out", out.path, "--cache", cache.path, "--json"] + operations
+        var cachedCounts: [Int] = []
+        for _ in 0..<2 {
+            let result = try await CLI.run(arguments)
+            #expect(result.status == 0, "\(result.stderr)")
+            let report = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let totals = try #require(report["totals"] as? [String: Any])
+            #expect(totals["inputs"] as? Int == names.count)
+            cachedCounts.append(try #require(totals["cached"] as? Int))
+        }
+        #expect(cachedCounts == [0, names.count], "cached on the first and the second run")
+        // What the second run wrote from the cache is still every frame.
+        let (width, height) = operations.isEmpty ? (80, 60) : (60, 80)
+        let written = try ImageDecoder(limits: .unlimited).decodeAnimation(Data(contentsOf: out.appendingPathComponent("animated-loop3.gif.webp")))
+        #expect(written.frameCount == 5 && written.width == width && written.height == height)
+    }
+
     @Test("a still input with --format auto is still a still JPEG")
     func stillUnchanged() async throws {
         let out = try CLI.temporaryDirectory()

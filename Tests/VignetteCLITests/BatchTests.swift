@@ -121,16 +121,17 @@ struct BatchTests {
         #expect(result.stdout.contains("ETA"))
     }
 
-    @Test("SIGINT in the middle of a batch: exit 130, a report, no partial file, every output whole")
-    func interrupt() async throws {
+    @Test("SIGINT or SIGTERM in the middle of a batch: exit 130 or 143, a report, no partial file, every output whole",
+          arguments: [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")])
+    func interrupt(signal: Int32, name: String) async throws {
         let inputs = try CLI.manyInputs(300, of: "thumbnail.heic"), out = try CLI.temporaryDirectory()
         defer { for d in [inputs, out] { try? FileManager.default.removeItem(at: d) } }
         let process = try CLI.start(["thumbnail", inputs.path, "--size", "1200", "--out", out.path, "--jobs", "2", "--json"])
-        CLI.send(SIGINT, to: process) { CLI.files(in: out).filter({ !$0.hasPrefix(".") }).count >= 5 }
+        CLI.send(signal, to: process) { CLI.files(in: out).filter({ !$0.hasPrefix(".") }).count >= 5 }
         let result = await CLI.finish(process)
         #expect(!result.killedBySignal)
-        #expect(result.status == 130)
-        #expect(result.stderr.contains("interrupted by SIGINT"))
+        #expect(result.status == 128 + signal)
+        #expect(result.stderr.contains("interrupted by \(name)"))
         let written = CLI.files(in: out)
         #expect(!written.contains { $0.hasPrefix(".") || $0.hasSuffix(".partial") })
         #expect(written.count < 300)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Vignette
 import VignetteCodecs
 
 @Suite("vignette info and convert")
@@ -62,6 +63,20 @@ struct InfoAndConvertTests {
         let info = try ImageDecoder().probe(fileAt: target)
         #expect(info.width == 640 && info.height == 480)
         #expect(info.format.fileExtension == ext)
+    }
+
+    @Test("convert writes the bytes the library's pipeline makes of a request without a thumbnail, at the recipe's default quality",
+          arguments: [("jpg", ImageFormat.jpeg), ("webp", .webp), ("png", .png)])
+    func convertIsThePipelines(ext: String, format: ImageFormat) async throws {
+        let out = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let source = CLI.fixtures.appendingPathComponent("orientation-6.jpg").path
+        let target = out.appendingPathComponent("converted.\(ext)").path
+        let result = try await CLI.run(["convert", source, target])
+        #expect(result.status == 0, "\(result.stderr)")
+        let pipeline = ImagePipeline(configuration: ImagePipeline.Configuration(imageCache: nil))
+        let expected = try await pipeline.encodedImage(for: ImageRequest(path: source), as: .fixed(ImageRecipe().encodingFormat(format)))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == expected.image.data)
     }
 
     @Test("convert --lossless WebP is pixel-exact")

@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTPServer
 import Testing
+import Vignette
 import VignetteCodecs
 
 /// `vignette` with http(s) inputs, against a server on 127.0.0.1 that the test starts.
@@ -35,12 +36,12 @@ struct URLInputTests {
         }
     }
 
-    @Test("--cache with URLs: downloads are kept in the cache's originals/ folder, apart from the thumbnails; a second run is all hits with no download, and a changed image is made again")
-    func cacheKeepsOriginalsApart() async throws {
+    @Test("--cache with URLs: the downloads and the thumbnails are kept in the one pipeline's cache; a second run is all hits with no download, and a changed image is made again")
+    func cacheKeepsDownloadsAndThumbnails() async throws {
         let out = try CLI.temporaryDirectory(), cache = try CLI.temporaryDirectory()
         defer { for folder in [out, cache] { try? FileManager.default.removeItem(at: folder) } }
-        func entries(_ folder: URL) -> [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.count == 64 }
+        func entries(_ folder: URL) -> Set<String> {
+            Set(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.count == 64 })
         }
         try await withServer { server in
             let route = { (fixture: String) in
@@ -52,20 +53,23 @@ struct URLInputTests {
             let arguments = ["thumbnail"] + urls + ["--size", "64", "--out", out.path, "--cache", cache.path, "--json"]
             let first = try await CLI.run(arguments)
             #expect(first.status == 0, "\(first.stderr)")
-            // Two thumbnails at the top, two originals in originals/: one cache cannot evict the other.
-            #expect(entries(cache).count == 2)
-            #expect(entries(cache.appendingPathComponent("originals")).count == 2)
+            // Two thumbnails and two downloads, side by side: one pipeline, one cache.
+            let originals = Set(urls.map { DataCache.digest(of: Array($0.utf8)) })
+            #expect(entries(cache).count == 4 && originals.isSubset(of: entries(cache)), "\(entries(cache))")
+            #expect(!FileManager.default.fileExists(atPath: cache.appendingPathComponent("originals").path))
             let second = try await CLI.run(arguments)
             #expect(second.status == 0, "\(second.stderr)")
             #expect(second.stdout.components(separatedBy: "\"cached\":true").count - 1 == 2, "\(second.stdout)")
             #expect(server.requests(for: "/a.jpg").count == 1 && server.requests(for: "/b.jpg").count == 1)
-            // Another image behind the same URL (once the original has expired): a new thumbnail.
+            // Another image behind the same URL (once the download kept has gone): a new thumbnail,
+            // though the old one is still in the cache.
             server.setRoute("/a.jpg", Route(body: try fixture("alpha.png"), contentType: "image/png", headers: [("Cache-Control", "no-store")]))
-            try FileManager.default.removeItem(at: cache.appendingPathComponent("originals"))
+            try FileManager.default.removeItem(at: cache.appendingPathComponent(DataCache.digest(of: Array(urls[0].utf8))))
             let third = try await CLI.run(arguments)
             #expect(third.status == 0, "\(third.stderr)")
             let info = try ImageDecoder().probe(fileAt: out.appendingPathComponent("a.png").path)
             #expect(info.hasAlpha && max(info.width, info.height) == 64)
+            #expect(third.stdout.contains("\"cached\":false"), "\(third.stdout)")
         }
     }
 

@@ -107,25 +107,6 @@ struct AnimationTests {
         #expect(try ImageDecoder().probe(gif).pages == 1)
     }
 
-    @Test("encodedThumbnail with frames: .all (the pipeline's route) keeps animation for WebP and GIF, a still for JPEG")
-    func encodedThumbnailRoute() throws {
-        let data = try TestFiles.data(TestFiles.fixture("animated-loop3.gif"))
-        var options = ThumbnailOptions(width: 80, height: 80)
-        options.frames = .all
-        let thumbnailer = Thumbnailer(options: options)
-        for output in Output.allCases {
-            let made = try thumbnailer.encodedThumbnail(data) { _ in output.encoding }
-            let back = try ImageDecoder().decodeAnimation(made.data)
-            #expect(back.frameCount == 5 && back.loopCount == 3 && back.delays == [100, 200, 300, 400, 500], "\(output)")
-            #expect(made.thumbnail.image.width == 80 && made.thumbnail.image.height == 60)
-        }
-        let jpeg = try thumbnailer.encodedThumbnail(data) { _ in .jpeg(JPEGOptions()) }
-        #expect(try ImageDecoder().probe(jpeg.data).pages == 1)
-        // A still input is unaffected by frames: .all.
-        let still = try thumbnailer.encodedThumbnail(TestFiles.data(TestFiles.fixture("still.gif"))) { _ in .gif(GIFOptions()) }
-        #expect(try ImageDecoder().probe(still.data).pages == 1)
-    }
-
     @Test("the cheap look at the first bytes: GIF, animated WebP yes; still WebP, JPEG no")
     func sniff() throws {
         func head(_ name: String) throws -> Data { try TestFiles.data(TestFiles.fixture(name)).prefix(21) }

@@ -78,6 +78,25 @@ import VignetteSupport
         }
     }
 
+    @Test("HTTPDataLoader(limits:) holds a download and a local file (its fallback) to the same byte limit")
+    func limitsReachTheFileFallback() async throws {
+        let fixture = try Files.fixture("baseline.jpg")
+        let path = Files.repository.appendingPathComponent("Fixtures/baseline.jpg").path
+        try await withServer { server in
+            server.setRoute("/photo.jpg", Route(body: fixture))
+            for (limit, accepted) in [(fixture.count - 1, false), (fixture.count, true)] {
+                var limits = DecodingLimits.untrusted
+                limits.maxInputBytes = limit
+                let loader = HTTPDataLoader(limits: limits)
+                #expect(loader.configuration.maximumResponseSize == limit)
+                let file = try? await loader.loadData(for: ImageRequest(path: path), progress: { _, _ in })
+                #expect((file == Data(fixture)) == accepted, "file, limit \(limit)")
+                let download = try? await loader.load(server.url("/photo.jpg"))
+                #expect((download?.data == Data(fixture)) == accepted, "download, limit \(limit)")
+            }
+        }
+    }
+
     @Test("404 and 500 are typed errors with the status", arguments: [404, 500])
     func badStatus(code: Int) async throws {
         try await withServer { server in

@@ -24,4 +24,19 @@ struct AnimationServerTests {
             #expect(try ImageDecoder().probe(still.body).pages == 1)
         }
     }
+
+    @Test("steps after the resize run on every frame (as vignette thumbnail's do); a crop, made on the whole first frame, gives a still",
+          arguments: ["animated-loop3.gif", "animated-loop3.webp"])
+    func stepsOnEveryFrame(name: String) async throws {
+        try await RunningServer.with { running in
+            let turned = try await running.get("/insecure/rs:fit:80:80/rot:90/fl:1/f:webp/plain/local:///\(name)")
+            #expect(turned.status == 200)
+            let back = try ImageDecoder().decodeAnimation(turned.body)
+            #expect(back.frameCount == 5 && back.delays == [100, 200, 300, 400, 500])
+            #expect(back.frames.allSatisfy { $0.width == 60 && $0.height == 80 })
+            let cropped = try await running.get("/insecure/c:100:100/rs:fit:80:80/f:webp/plain/local:///\(name)")
+            #expect(cropped.status == 200)
+            #expect(try ImageDecoder().probe(cropped.body).pages == 1)
+        }
+    }
 }

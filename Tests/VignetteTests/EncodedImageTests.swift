@@ -110,6 +110,36 @@ struct EncodedImageTests {
         #expect(reader.disk.startedCount == 1)  // the disk read and header probe, on the disk stage
     }
 
+    @Test("an animation the encoding keeps: every frame through the processors, loaded once, one decode, kept on disk like a still")
+    func animation() async throws {
+        let folder = try Files.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var options = ThumbnailOptions(size: 80)
+        options.frames = .all
+        let request = ImageRequest(path: Files.fixture("animated-loop3.gif"), processors: [ImageProcessors.Rotate(degrees: 90)], thumbnail: options)
+        // JPEG or PNG for stills, animated WebP for animations (what `vignette thumbnail --format auto` asks).
+        let encoding = OutputEncoding.jpegOrPNG().keepingAnimation(as: .webp(WebPOptions()))
+        #expect(encoding != .jpegOrPNG())
+        let loader = CountingLoader()
+        let writer = ImagePipeline.testing(loader: loader) { $0.dataCache = try? DataCache(path: folder) }
+        let made = try await writer.encodedImage(for: request, as: encoding)
+        #expect(made.cacheType == nil && made.image.format == .webp && made.image.width == 60 && made.image.height == 80)
+        let frames = try ImageDecoder().decodeAnimation(made.image.data)
+        #expect(frames.frameCount == 5 && frames.loopCount == 3 && frames.width == 60 && frames.height == 80)
+        #expect(loader.started == 1 && writer.decoding.startedCount == 1 && writer.processing.startedCount == 0)
+        await writer.flushDiskCache()
+        let reader = ImagePipeline.testing(loader: CountingLoader()) { $0.dataCache = try? DataCache(path: folder) }
+        let found = try await reader.encodedImage(for: request, as: encoding)
+        #expect(found.cacheType == .disk && found.image == made.image && reader.decoding.startedCount == 0)
+        // A still through the same encoding is a still JPEG; an encoding that keeps no animation
+        // writes the first frame.
+        let still = try await writer.encodedImage(
+            for: ImageRequest(path: Files.fixture("still.gif"), processors: [ImageProcessors.Rotate(degrees: 90)], thumbnail: options), as: encoding)
+        #expect(still.image.format == .jpeg)
+        let first = try await writer.encodedImage(for: request, as: .jpegOrPNG())
+        #expect(first.image.format == .jpeg && first.image.width == 60 && first.image.height == 80)
+    }
+
     @Test("a choice made per image: PNG for alpha, JPEG otherwise")
     func choice() async throws {
         let pipeline = ImagePipeline.testing(loader: CountingLoader())

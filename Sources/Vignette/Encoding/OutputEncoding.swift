@@ -9,6 +9,11 @@ public struct OutputEncoding: Sendable, Hashable, CustomStringConvertible {
     let choose: @Sendable (Image) -> EncodingFormat
     /// The most bytes the result may have (0: no limit); see `fitting(in:)`.
     public private(set) var maxBytes = 0
+    /// How an animated GIF or WebP source is written when its request keeps every frame
+    /// (`ThumbnailOptions.frames == .all`): animated WebP or GIF, every frame, its delays and loop
+    /// count; nil writes a still of the first frame in the format `format(for:)` picks.
+    /// `fixed(_:)` keeps animations in WebP and GIF; see `keepingAnimation(as:)`.
+    public private(set) var animatedFormat: EncodingFormat?
 
     init(id: String, choose: @escaping @Sendable (Image) -> EncodingFormat) {
         choiceID = id
@@ -25,9 +30,22 @@ public struct OutputEncoding: Sendable, Hashable, CustomStringConvertible {
         return encoding
     }
 
-    /// Always `format` (`EncodingFormat.identifier` is the id).
+    /// Always `format` (`EncodingFormat.identifier` is the id); an animated source stays animated
+    /// when `format` is WebP or GIF.
     public static func fixed(_ format: EncodingFormat) -> OutputEncoding {
-        OutputEncoding(id: format.identifier) { _ in format }
+        var encoding = OutputEncoding(id: format.identifier) { _ in format }
+        if format.keepsAnimation { encoding.animatedFormat = format }
+        return encoding
+    }
+
+    /// This encoding, with animated sources written as `format` when it is WebP or GIF (every
+    /// frame kept), whatever `format(for:)` picks for stills; the id says so.
+    public func keepingAnimation(as format: EncodingFormat) -> OutputEncoding {
+        guard format.keepsAnimation else { return self }
+        var encoding = OutputEncoding(id: "\(choiceID)|animated:\(format.identifier)", choose: choose)
+        encoding.maxBytes = maxBytes
+        encoding.animatedFormat = format
+        return encoding
     }
 
     /// A choice made per image by `choose`, named `id`.
@@ -85,6 +103,14 @@ extension EncodingFormat {
 }
 
 extension EncodingFormat {
+    /// Whether the format holds an animation: WebP and GIF.
+    var keepsAnimation: Bool {
+        switch self {
+        case .webp, .gif: true
+        default: false
+        }
+    }
+
     /// The format's quality, for the lossy ones (JPEG, lossy WebP, HEIC, AVIF, JPEG XL); nil otherwise.
     var lossyQuality: Int? {
         switch self {

@@ -83,24 +83,43 @@ extension ImagePipeline {
                 }
             }
             let limits = request.limits(within: configuration.decodingLimits)
+            let onePass = request.processors.isEmpty && encoding.maxBytes == 0
+            // An animation is told from a still by its bytes: those requests load them first.
+            let mayKeepFrames = encoding.animatedFormat != nil && request.thumbnail?.frames == .all
             let encoded: EncodedImage
-            if let cached = cachedImage(for: request), !cached.isPreview {
+            if !mayKeepFrames, let cached = cachedImage(for: request), !cached.isPreview {
                 encoded = try await work.run(on: self.encoding) { [metrics] () throws -> EncodedImage in
                     metrics.encodes.increment()
                     return try ImagePipeline.encode(cached.image, as: encoding, limits: limits)
                 }
-            } else if request.processors.isEmpty, encoding.maxBytes == 0, let thumbnail = request.thumbnail {
-                // A thumbnail and nothing else: decoded, resized and encoded in one libvips pass
-                // (the thumbnail is never held in memory in between), on a decoding thread.
-                let data = try await work.value(of: loadWork(for: request))
-                encoded = try await work.run(on: decoding) { [self] cancellation in
-                    try encodedThumbnail(data, thumbnail: thumbnail, as: encoding, limits: limits, cancellation: cancellation)
-                }
             } else {
-                let container = try await work.value(of: imageWork(for: request, processorCount: request.processors.count))
-                encoded = try await work.run(on: self.encoding) { [metrics] () throws -> EncodedImage in
-                    metrics.encodes.increment()
-                    return try ImagePipeline.encode(container.image, as: encoding, limits: limits)
+                var made: EncodedImage?
+                var loaded: Data?
+                if let thumbnail = request.thumbnail, onePass || mayKeepFrames {
+                    let data = try await work.value(of: loadWork(for: request))
+                    loaded = data
+                    if mayKeepFrames, Animation.mightBeAnimated(prefix: data.prefix(21)) {
+                        made = try await work.run(on: decoding) { [self] cancellation in
+                            try encodedAnimation(data, request: request, as: encoding, limits: limits, cancellation: cancellation)
+                        }
+                    }
+                    if made == nil, onePass {
+                        // A thumbnail and nothing else: decoded, resized and encoded in one libvips
+                        // pass (the thumbnail is never held in memory in between), on a decoding thread.
+                        made = try await work.run(on: decoding) { [self] cancellation in
+                            try encodedThumbnail(data, thumbnail: thumbnail, as: encoding, limits: limits, cancellation: cancellation)
+                        }
+                    }
+                }
+                if let made {
+                    encoded = made
+                } else {
+                    // The image node (decode, then each processor), given the bytes loaded here.
+                    let container = try await work.value(of: imageWork(for: request, processorCount: request.processors.count, loaded: loaded))
+                    encoded = try await work.run(on: self.encoding) { [metrics] () throws -> EncodedImage in
+                        metrics.encodes.increment()
+                        return try ImagePipeline.encode(container.image, as: encoding, limits: limits)
+                    }
                 }
             }
             storeEncodedInMemory(encoded, for: request, encoding: encoding)
@@ -119,33 +138,85 @@ extension ImagePipeline {
         return EncodedImage(data: data, format: info.format, width: info.width, height: info.height)
     }
 
-    /// `image` encoded in the format `encoding` picks for it; under `encoding.maxBytes`, at the
-    /// highest quality (at most the format's own) whose result fits, found by bisection, or the
-    /// smallest result when none fits.
+    /// `image` encoded in the format `encoding` picks for it, within `encoding.maxBytes` (`fitted`).
     static func encode(_ image: Image, as encoding: OutputEncoding, limits: DecodingLimits) throws(ImagePipelineError) -> EncodedImage {
         let format = encoding.format(for: image)
         do throws(ImagingError) {
-            var data = try ImageEncoder.encode(image, as: format, limits: limits)
-            if encoding.maxBytes > 0, data.count > encoding.maxBytes, let quality = format.lossyQuality, quality > 1 {
-                // The smallest result so far, and the quality range still to try.
-                var (low, high) = (1, quality - 1)
-                var smallest = data
-                while low <= high {
-                    let middle = (low + high + 1) / 2
-                    let attempt = try ImageEncoder.encode(image, as: format.with(quality: middle), limits: limits)
-                    if attempt.count < smallest.count { smallest = attempt }
-                    if attempt.count <= encoding.maxBytes {
-                        data = attempt
-                        low = middle + 1
-                    } else {
-                        high = middle - 1
-                    }
-                }
-                if data.count > encoding.maxBytes { data = smallest }
+            let data = try fitted(format, in: encoding.maxBytes) { format throws(ImagingError) in
+                try ImageEncoder.encode(image, as: format, limits: limits)
             }
             return EncodedImage(data: data, format: format.format, width: image.width, height: image.height)
         } catch {
             throw .encodingFailed(error)
+        }
+    }
+
+    /// What `encode` makes as `format`; over `maxBytes` (when not 0), at the highest quality (at
+    /// most the format's own) whose result fits, found by bisection, or the smallest result when
+    /// none fits.
+    static func fitted(
+        _ format: EncodingFormat, in maxBytes: Int, _ encode: (EncodingFormat) throws(ImagingError) -> Data
+    ) throws(ImagingError) -> Data {
+        var data = try encode(format)
+        guard maxBytes > 0, data.count > maxBytes, let quality = format.lossyQuality, quality > 1 else { return data }
+        // The smallest result so far, and the quality range still to try.
+        var (low, high) = (1, quality - 1)
+        var smallest = data
+        while low <= high {
+            let middle = (low + high + 1) / 2
+            let attempt = try encode(format.with(quality: middle))
+            if attempt.count < smallest.count { smallest = attempt }
+            if attempt.count <= maxBytes {
+                data = attempt
+                low = middle + 1
+            } else {
+                high = middle - 1
+            }
+        }
+        return data.count > maxBytes ? smallest : data
+    }
+
+    /// `request`'s result when `data` is an animated GIF or WebP and `encoding` keeps animations
+    /// (`OutputEncoding.animatedFormat`): every frame thumbnailed (`Thumbnailer.animatedThumbnail`),
+    /// run through the processors (`Animation.processed(by:limits:)`, one at a time, so a failure
+    /// names its processor) and encoded with its delays and loop count, within `maxBytes`; nil for
+    /// a still (one page, or a format without animation), which takes the still routes.
+    func encodedAnimation(
+        _ data: Data, request: ImageRequest, as encoding: OutputEncoding, limits: DecodingLimits, cancellation: ImagingCancellation
+    ) throws -> EncodedImage? {
+        guard let format = encoding.animatedFormat, let thumbnail = request.thumbnail else { return nil }
+        let info: ImageInfo
+        do { info = try ImageDecoder(limits: limits).probe(data) } catch { throw ImagePipelineError.decodingFailed(error) }
+        guard info.pages > 1, Animation.isAnimatable(info.format) else { return nil }
+        metrics.decodes.increment()
+        var animation: Animation
+        do {
+            animation = try Thumbnailer(options: thumbnail, limits: limits).animatedThumbnail(data, cancellation: cancellation).animation
+        } catch where error.kind == .cancelled {
+            graph.withLock { $0.decodesStopped += 1 }
+            metrics.decodesStopped.increment()
+            throw CancellationError()
+        } catch {
+            throw ImagePipelineError.decodingFailed(error)
+        }
+        for processor in request.processors {
+            do {
+                animation = try animation.processed(by: [processor], limits: limits)
+            } catch {
+                throw ImagePipelineError.processingFailed(processor: processor.identifier, error)
+            }
+        }
+        metrics.encodes.increment()
+        do throws(ImagingError) {
+            let frames = animation
+            let bytes = try ImagePipeline.fitted(format, in: encoding.maxBytes) { format throws(ImagingError) in
+                try ImageEncoder.encode(frames, as: format, limits: limits, cancellation: cancellation)
+            }
+            return EncodedImage(data: bytes, format: format.format, width: animation.width, height: animation.height)
+        } catch where error.kind == .cancelled {
+            throw CancellationError()
+        } catch {
+            throw ImagePipelineError.encodingFailed(error)
         }
     }
 

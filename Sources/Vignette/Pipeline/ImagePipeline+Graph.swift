@@ -81,7 +81,9 @@ extension ImagePipeline {
 
     /// The shared work that makes the image of `request` with its first `processorCount`
     /// processors applied: decode for 0, else the previous node's image through one processor.
-    func imageWork(for request: ImageRequest, processorCount: Int) -> SharedWork<ImageContainer> {
+    /// `loaded`: the source's bytes when the caller has them already (so a pipe or a download is
+    /// not read twice); else the decode takes them from `loadWork`.
+    func imageWork(for request: ImageRequest, processorCount: Int, loaded: Data? = nil) -> SharedWork<ImageContainer> {
         let key = GraphKey(ImageKey(request).prefix(processorCount), request)
         return node(in: \.images, key: key, priority: request.priority) { [self] work in
             if processorCount == 0 {
@@ -92,9 +94,11 @@ extension ImagePipeline {
                     previews = decoding
                     onPreview = { prefix in decoding.offer(prefix) }
                 }
-                let data = try await work.value(of: loadWork(for: request), onProgress: { completed, total in
-                    work.reportProgress(completed: completed, total: total)
-                }, onPreview: onPreview)
+                let data = if let loaded { loaded } else {
+                    try await work.value(of: loadWork(for: request), onProgress: { completed, total in
+                        work.reportProgress(completed: completed, total: total)
+                    }, onPreview: onPreview)
+                }
                 previews?.dataComplete()
                 let thumbnail = request.thumbnail
                 let limits = request.limits(within: configuration.decodingLimits)
@@ -116,7 +120,7 @@ extension ImagePipeline {
                 onPreview = { preview in previews.offer(preview) }
             }
             let input = try await work.value(
-                of: imageWork(for: request, processorCount: processorCount - 1), onPreview: onPreview)
+                of: imageWork(for: request, processorCount: processorCount - 1, loaded: loaded), onPreview: onPreview)
             return try await work.run(on: processing) {
                 do {
                     return ImageContainer(image: try processor.process(input.image).materialized())

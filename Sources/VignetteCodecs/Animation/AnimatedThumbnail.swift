@@ -123,31 +123,6 @@ extension ImageDecoder {
     }
 }
 
-extension Thumbnailer {
-    /// `encodedThumbnail(_:cancellation:as:)` for `options.frames == .all`: for an animated GIF or
-    /// WebP whose format `choose` picks (from the first frame) as WebP or GIF, every frame encoded;
-    /// nil for anything else, which then takes the still route. The `Thumbnail` returned holds the
-    /// first frame.
-    func encodedAnimation(
-        _ data: Data, cancellation: ImagingCancellation?, as choose: (Image) -> EncodingFormat
-    ) throws(ImagingError) -> (data: Data, thumbnail: Thumbnail)? {
-        guard Animation.mightBeAnimated(prefix: data.prefix(21)) else { return nil }
-        // A still GIF takes the still route (and its route and error handling): a header read tells.
-        let source = try LoadedSource(data: data, limits: limits)
-        guard try source.load(failOn: limits.failOn).pageCount > 1 else { return nil }
-        let made = try animatedThumbnail(data, cancellation: cancellation)
-        let first = made.animation.frames[0]
-        let format = choose(first)
-        let thumbnail = Thumbnail(image: first, source: made.source, route: .fullDecode)
-        switch format {
-        case .webp, .gif:
-            return (try ImageEncoder.encode(made.animation, as: format, limits: limits, cancellation: cancellation), thumbnail)
-        default:
-            return (try ImageEncoder.encode(first, as: format, limits: limits, cancellation: cancellation), thumbnail)
-        }
-    }
-}
-
 extension Animation {
     /// Whether bytes beginning with `prefix` (at least 21 bytes of them) may be an animation: a GIF
     /// (any, its frames are counted only by decoding), or a WebP whose `VP8X` header sets the

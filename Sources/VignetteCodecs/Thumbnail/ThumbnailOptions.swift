@@ -48,9 +48,10 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
     /// A gaussian blur of this standard deviation, in thumbnail pixels, applied after resizing
     /// (`vips_gaussblur`); 0 is none.
     public var blurSigma: Double = 0
-    /// For animated GIF and WebP inputs: `.all` keeps every frame when the thumbnail is encoded
-    /// as WebP or GIF (`Thumbnailer.encodedThumbnail`, see `Thumbnailer.animatedThumbnail`);
-    /// `.first` (the default) makes a still of the first frame.
+    /// For animated GIF and WebP inputs: `.all` keeps every frame in a pipeline's encoded result
+    /// when its encoding keeps animations (`ImagePipeline.encodedImage(for:as:)`, made with
+    /// `Thumbnailer.animatedThumbnail`); `.first` (the default) makes a still of the first frame.
+    /// The `Thumbnailer`'s own methods other than `animatedThumbnail` make stills.
     public var frames: FrameSelection = .first
     /// Whether the thumbnail keeps the source's ICC profile, its pixels left in the source's colour
     /// space (the profile goes with them into the output, even when metadata are stripped). When

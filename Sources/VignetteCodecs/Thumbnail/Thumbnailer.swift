@@ -74,7 +74,6 @@ public struct Thumbnailer: Sendable {
     public func encodedThumbnail(
         _ data: Data, cancellation: ImagingCancellation? = nil, as choose: (Image) -> EncodingFormat
     ) throws(ImagingError) -> (data: Data, thumbnail: Thumbnail) {
-        if options.frames == .all, let animated = try encodedAnimation(data, cancellation: cancellation, as: choose) { return animated }
         // With Vignette's own reducer the decode happens here, under the same cancellation.
         let lazy = try lazyThumbnail(data, cancellation: cancellation) { choose($0) }
         do {
