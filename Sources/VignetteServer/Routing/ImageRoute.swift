@@ -27,15 +27,7 @@ extension ThumbnailServer {
         do {
             response = try await image(for: request, path: path, disconnect: disconnect, closesConnection: &closesConnection)
         } catch {
-            let failure = ThumbnailServer.failure(for: error)
-            if failure.status >= 500 {
-                logger.warning("image request failed", metadata: ["path": "\(path)", "status": "\(failure.status)", "error": "\(error)"])
-            } else {
-                logger.info("image request refused", metadata: ["path": "\(path)", "status": "\(failure.status)", "reason": "\(failure.reason)"])
-            }
-            var answer = ThumbnailServer.text(failure.status, failure.reason, maxAge: configuration.errorCacheMaxAge)
-            if failure.status == 503 { answer.headers[.retryAfter] = "1" }
-            response = answer
+            response = failureResponse(for: error, path: path, logger: logger)
         }
         if closesConnection { response.headers[.connection] = "close" }
         metrics.responded(status: response.status.code, after: ContinuousClock.now - started)
@@ -116,19 +108,37 @@ extension ThumbnailServer {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    /// The failure to answer for `error`.
+    /// The failure to answer for `error`: the server's own, the admission's refusal, or the
+    /// library's mapping (`ImageFailure`) for everything else.
     static func failure(for error: any Error) -> ServerFailure {
         switch error {
         case let failure as ServerFailure: failure
         case Admission.Refusal.overloaded: .overloaded
-        case Admission.Refusal.cancelled, is CancellationError: ServerFailure(status: 503, "the request was stopped")
-        case is TimedOut: ServerFailure(status: 504, "the image took too long")
-        case let error as ImagePipelineError: ServerFailure(error)
-        default: ServerFailure(status: 500, "the image could not be made")
+        case Admission.Refusal.cancelled: ServerFailure(ImageFailure.stopped)
+        default: ServerFailure(ImageFailure(error))
         }
     }
 
-    struct TimedOut: Error {}
+    /// The response for `error`, logged with its detail: a 5xx as a warning, a refusal (4xx) as
+    /// information. The client gets the failure's short reason (and `Retry-After` with a 503);
+    /// the error itself, which may name a path or carry a library's message, goes only to the log.
+    func failureResponse(for error: any Error, path: String, logger: Logger) -> Response {
+        let failure = ThumbnailServer.failure(for: error)
+        let metadata: Logger.Metadata = ["path": "\(path)", "status": "\(failure.status)", "reason": "\(failure.reason)", "error": "\(error)"]
+        if failure.status >= 500 {
+            logger.warning("request failed", metadata: metadata)
+        } else {
+            logger.info("request refused", metadata: metadata)
+        }
+        var response = ThumbnailServer.text(failure.status, failure.reason, maxAge: configuration.errorCacheMaxAge)
+        if failure.status == 503 { response.headers[.retryAfter] = "1" }
+        return response
+    }
+
+    /// The request's time ran out (504).
+    struct TimedOut: ImageFailureConvertible {
+        var imageFailure: ImageFailure { .timedOut }
+    }
 
     /// What ended `within`: the work, the time limit or the client.
     enum WorkOutcome<T: Sendable>: Sendable { case value(T), timedOut, clientGone }

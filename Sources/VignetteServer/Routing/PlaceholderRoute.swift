@@ -30,10 +30,7 @@ extension ThumbnailServer {
                           .contentLength: String(body.utf8.count)],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
         } catch {
-            let failure = ThumbnailServer.failure(for: error)
-            logger.info("placeholder request refused", metadata: ["path": "\(path)", "status": "\(failure.status)"])
-            response = ThumbnailServer.text(failure.status, failure.reason, maxAge: configuration.errorCacheMaxAge)
-            if failure.status == 503 { response.headers[.retryAfter] = "1" }
+            response = failureResponse(for: error, path: path, logger: logger)
         }
         metrics.responded(status: response.status.code, after: ContinuousClock.now - started)
         return response
