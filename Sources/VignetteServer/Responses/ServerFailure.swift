@@ -7,11 +7,14 @@ public struct ServerFailure: Error, Sendable, Equatable {
     public let status: Int
     /// The response body: one short line.
     public let reason: String
+    /// Seconds after which a client may try again (`Retry-After`), for a 503; nil for none.
+    public let retryAfter: Int?
 
-    /// A failure with `status` and `reason`.
-    public init(status: Int, _ reason: String) {
+    /// A failure with `status` and `reason`, and `retryAfter` seconds for a 503.
+    public init(status: Int, _ reason: String, retryAfter: Int? = nil) {
         self.status = status
         self.reason = reason
+        self.retryAfter = retryAfter
     }
 
     /// The server's answer to an `ImageFailure`: its status and reason.
@@ -31,8 +34,10 @@ public struct ServerFailure: Error, Sendable, Equatable {
     public static func forbidden(_ reason: String) -> ServerFailure { ServerFailure(status: 403, reason) }
     /// 404: no such source.
     public static let notFound = ServerFailure(ImageFailure.sourceNotFound)
-    /// 503: every slot busy and the queue full (sent with `Retry-After`).
-    public static let overloaded = ServerFailure(status: 503, "overloaded, retry later")
+    /// 503: the request would not be served in time; try again after `retryAfter` seconds.
+    public static func overloaded(retryAfter: Int) -> ServerFailure {
+        ServerFailure(status: 503, "overloaded, retry later", retryAfter: retryAfter)
+    }
 }
 
 extension ServerFailure {

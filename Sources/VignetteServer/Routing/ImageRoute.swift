@@ -9,9 +9,9 @@ import Vignette
 
 extension ThumbnailServer {
     /// Answers an image URL: parse and check the URL (400, 403), resolve the source (403, 404),
-    /// answer 304 when `If-None-Match` names the result's tag (no work at all), else wait for a
-    /// processing slot (503 when the queue is full) and get the encoded result from the pipeline
-    /// within the request timeout (504).
+    /// answer 304 when `If-None-Match` names the result's tag (no work at all), answer a result in
+    /// the memory cache at once, else wait for a processing slot (503 when it would not come in
+    /// time) and get the encoded result from the pipeline, all within the request timeout (504).
     /// `logger` is the request's (Hummingbird's, with its `hb.request.id`). `disconnect` tells
     /// when the client leaves (the server's own application); without it (routes mounted in
     /// another application) a processed request watches the request body's stream instead and its
@@ -60,13 +60,11 @@ extension ThumbnailServer {
             image = try await pipeline.encodedImage(for: imageRequest, as: encoding).image
         } else {
             // Work to do: a client that goes away cancels it (the shared work stops when no other
-            // request waits for it).
+            // request waits for it); the time limit counts the wait for a slot too.
             let (pipeline, admission, timeout) = (pipeline, admission, configuration.requestTimeout)
             let work: @Sendable () async throws -> EncodedImage = {
-                try await admission.run {
-                    try await ThumbnailServer.within(timeout, unless: disconnect) {
-                        try await pipeline.encodedImage(for: imageRequest, as: encoding).image
-                    }
+                try await ThumbnailServer.within(timeout, unless: disconnect) {
+                    try await admission.run { try await pipeline.encodedImage(for: imageRequest, as: encoding).image }
                 }
             }
             if disconnect != nil {
@@ -113,25 +111,29 @@ extension ThumbnailServer {
     static func failure(for error: any Error) -> ServerFailure {
         switch error {
         case let failure as ServerFailure: failure
-        case Admission.Refusal.overloaded: .overloaded
+        case Admission.Refusal.overloaded(let retryAfter): .overloaded(retryAfter: retryAfter)
         case Admission.Refusal.cancelled: ServerFailure(ImageFailure.stopped)
         default: ServerFailure(ImageFailure(error))
         }
     }
 
     /// The response for `error`, logged with its detail: a 5xx as a warning, a refusal (4xx) as
-    /// information. The client gets the failure's short reason (and `Retry-After` with a 503);
-    /// the error itself, which may name a path or carry a library's message, goes only to the log.
+    /// information, a request shed by the admission at debug level (it is counted in `/metrics`; a
+    /// line each would add work just when there is too much). The client gets the failure's short
+    /// reason (and `Retry-After` with a 503); the error itself, which may name a path or carry a
+    /// library's message, goes only to the log.
     func failureResponse(for error: any Error, path: String, logger: Logger) -> Response {
         let failure = ThumbnailServer.failure(for: error)
         let metadata: Logger.Metadata = ["path": "\(path)", "status": "\(failure.status)", "reason": "\(failure.reason)", "error": "\(error)"]
-        if failure.status >= 500 {
+        if case Admission.Refusal.overloaded = error {
+            logger.debug("request shed", metadata: metadata)
+        } else if failure.status >= 500 {
             logger.warning("request failed", metadata: metadata)
         } else {
             logger.info("request refused", metadata: metadata)
         }
         var response = ThumbnailServer.text(failure.status, failure.reason, maxAge: configuration.errorCacheMaxAge)
-        if failure.status == 503 { response.headers[.retryAfter] = "1" }
+        if failure.status == 503 { response.headers[.retryAfter] = String(failure.retryAfter ?? 1) }
         return response
     }
 

@@ -18,10 +18,8 @@ extension ThumbnailServer {
             let resolved = try await sources.resolve(order.source)
             let request = try resolved.request(ImageRecipe(width: 100, height: 100), limits: configuration.decodingLimits)
             let (pipeline, timeout) = (pipeline, configuration.requestTimeout)
-            let text = try await admission.run {
-                try await ThumbnailServer.within(timeout, unless: disconnect) {
-                    try await pipeline.image(for: request).placeholder(kind)
-                }
+            let text = try await ThumbnailServer.within(timeout, unless: disconnect) { [admission] in
+                try await admission.run { try await pipeline.image(for: request).placeholder(kind) }
             }
             let body = "{\"\(kind.rawValue)\":\"\(text)\"}"
             response = Response(
