@@ -5,9 +5,9 @@ import Prometheus
 /// (`vignette_http_requests_total{status}`, `vignette_http_request_duration_seconds`, a histogram,
 /// `vignette_in_flight`, and the admission's: `vignette_admission_running_requests`,
 /// `vignette_admission_queue_length`, `vignette_admission_expected_wait_seconds`,
-/// `vignette_admission_service_time_seconds` and `vignette_admission_shed_total`) and the pipeline's (`vignette_source_fetches_total`,
-/// `vignette_decodes_total`, `vignette_encodes_total`, `vignette_cache_hits_total{layer}`, …,
-/// through `metricsFactory`).
+/// `vignette_admission_service_time_seconds` and `vignette_admission_shed_total`) and the
+/// pipeline's (`vignette_source_fetches_total`, `vignette_decodes_total`, `vignette_encodes_total`,
+/// `vignette_cache_hits_total{layer}`, …, through `metricsFactory`).
 public final class ServerMetrics: Sendable {
     /// Where every metric is kept.
     public let registry: PrometheusCollectorRegistry
@@ -43,7 +43,7 @@ public final class ServerMetrics: Sendable {
         func admission(_ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
             MetricNameDescriptor(namespace: "vignette", subsystem: "admission", metricName: name, unitName: unit, helpText: help)
         }
-        shedCounter = registry.makeCounter(descriptor: admission("shed", "total", "Requests answered 503 because they would not be served in time"))
+        shedCounter = registry.makeCounter(descriptor: admission("shed", "total", "Requests refused with 503: they would not have been served in time, or the queue was at its bound"))
         admissionGauges = (
             registry.makeGauge(descriptor: admission("running", "requests", "Requests holding a processing slot")),
             registry.makeGauge(descriptor: admission("queue", "length", "Requests waiting for a processing slot")),
