@@ -16,9 +16,10 @@ import VignetteRedis
 /// Every image request goes through one `ImagePipeline` (equal concurrent requests share one
 /// source fetch, one decode and one encode; results are cached in memory as encoded bytes, on
 /// disk when a cache folder is configured, and on Redis, shared between instances, when one is).
-/// Results in the memory cache are answered at once; other requests go through an `Admission`:
-/// at most `maxConcurrentRequests` with work under way, and a queue of those expected to get a
-/// slot within `maxQueueWait`; a request that would not be served in time is answered 503 at once.
+/// Results in the memory cache are answered at once, and a request for a result being made in a
+/// slot joins that work; other requests go through an `Admission`: at most
+/// `maxConcurrentRequests` with work under way, and a queue of those expected to get a slot within
+/// `maxQueueWait`; a request that would not be served in time is answered 503 at once.
 public final class ThumbnailServer: Sendable {
     /// What it was made with.
     public let configuration: ServerConfiguration
@@ -27,6 +28,7 @@ public final class ThumbnailServer: Sendable {
     /// The metrics served at `/metrics`.
     public let metrics: ServerMetrics
     let admission: Admission
+    let underWay = ResultsUnderWay()
     let sources: SourceResolver
     let urls: ImageURLReader
     let logger: Logger

@@ -183,18 +183,12 @@ struct ServerTests {
 
     @Test("50 concurrent equal requests: one source fetch, one decode, one encode (read from /metrics)")
     func coalesced() async throws {
-        let origin = try await LoopbackHTTPServer.start()
         let photo = Array(try Data(contentsOf: URL(fileURLWithPath: Fixtures.folder + "/baseline.jpg")))
-        origin.setRoute("/photo.jpg", Route(body: photo, contentType: "image/jpeg", delivery: .dribble(chunkSize: 4096, interval: .milliseconds(20))))
-        do {
-            try await RunningServer.with({ $0.allowsLocalNetworks = true; $0.maxWaitingRequests = 100 }) { running in
+        try await RunningServer.withOrigin { origin in
+            origin.setRoute("/photo.jpg", Route(body: photo, contentType: "image/jpeg", delivery: .dribble(chunkSize: 4096, interval: .milliseconds(20))))
+            try await RunningServer.with({ $0.allowsLocalNetworks = true }) { running in
                 let path = "/insecure/rs:fit:80:80/plain/\(origin.url("/photo.jpg"))@webp"
-                let replies = try await withThrowingTaskGroup(of: RunningServer.Reply.self) { group in
-                    for _ in 0..<50 { group.addTask { try await running.get(path) } }
-                    var all: [RunningServer.Reply] = []
-                    for try await reply in group { all.append(reply) }
-                    return all
-                }
+                let replies = try await running.burst(50) { _ in path }
                 #expect(replies.allSatisfy { $0.status == 200 })
                 #expect(Set(replies.map(\.body)).count == 1)
                 #expect(origin.requests(for: "/photo.jpg").count == 1)
@@ -204,11 +198,7 @@ struct ServerTests {
                 #expect(Self.value(of: "vignette_encodes_total", in: metrics) == 1)
                 #expect(Self.value(of: "vignette_http_requests_total{status=\"200\"}", in: metrics) == 50)
             }
-        } catch {
-            await origin.stop()
-            throw error
         }
-        await origin.stop()
     }
 
     @Test("a redirect from the source is not followed (its target could be anywhere): 502, the target never asked")

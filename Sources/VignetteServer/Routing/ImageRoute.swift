@@ -10,8 +10,9 @@ import Vignette
 extension ThumbnailServer {
     /// Answers an image URL: parse and check the URL (400, 403), resolve the source (403, 404),
     /// answer 304 when `If-None-Match` names the result's tag (no work at all), answer a result in
-    /// the memory cache at once, else wait for a processing slot (503 when it would not come in
-    /// time) and get the encoded result from the pipeline, all within the request timeout (504).
+    /// the memory cache at once, join a result being made in a slot already, else wait for a
+    /// processing slot (503 when it would not come in time) and get the encoded result from the
+    /// pipeline, all within the request timeout (504).
     /// `logger` is the request's (Hummingbird's, with its `hb.request.id`). `disconnect` tells
     /// when the client leaves (the server's own application); without it (routes mounted in
     /// another application) a processed request watches the request body's stream instead and its
@@ -45,7 +46,8 @@ extension ThumbnailServer {
         if let source = try await sourceAsItIs(order, imageRequest, accept: request.headers[.accept], disconnect: disconnect) {
             return source
         }
-        let tag = EntityTag(resultKey: pipeline.resultKey(for: imageRequest, as: encoding))
+        let resultKey = pipeline.resultKey(for: imageRequest, as: encoding)
+        let tag = EntityTag(resultKey: resultKey)
 
         var headers: HTTPFields = [.eTag: tag.value, .cacheControl: "public, max-age=\(configuration.cacheMaxAge)"]
         if negotiated { headers[.vary] = "Accept" }
@@ -60,11 +62,15 @@ extension ThumbnailServer {
             image = try await pipeline.encodedImage(for: imageRequest, as: encoding).image
         } else {
             // Work to do: a client that goes away cancels it (the shared work stops when no other
-            // request waits for it); the time limit counts the wait for a slot too.
-            let (pipeline, admission, timeout) = (pipeline, admission, configuration.requestTimeout)
+            // request waits for it); the time limit counts the wait for a slot too. A result being
+            // made in a slot already is joined without a slot.
+            let (pipeline, admission, underWay, timeout) = (pipeline, admission, underWay, configuration.requestTimeout)
             let work: @Sendable () async throws -> EncodedImage = {
                 try await ThumbnailServer.within(timeout, unless: disconnect) {
-                    try await admission.run { try await pipeline.encodedImage(for: imageRequest, as: encoding).image }
+                    if underWay.contains(resultKey) { return try await pipeline.encodedImage(for: imageRequest, as: encoding).image }
+                    return try await admission.run {
+                        try await underWay.making(resultKey) { try await pipeline.encodedImage(for: imageRequest, as: encoding).image }
+                    }
                 }
             }
             if disconnect != nil {

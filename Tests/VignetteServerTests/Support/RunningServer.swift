@@ -74,20 +74,42 @@ struct RunningServer {
 }
 
 extension RunningServer {
+    /// Runs `body` with an origin server of its own on 127.0.0.1, stopped afterwards whatever happens.
+    static func withOrigin(_ body: (LoopbackHTTPServer) async throws -> Void) async throws {
+        let origin = try await LoopbackHTTPServer.start()
+        do {
+            try await body(origin)
+        } catch {
+            await origin.stop()
+            throw error
+        }
+        await origin.stop()
+    }
+
+    /// `count` GETs at once, of `path(i)` for each i.
+    func burst(_ count: Int, _ path: @escaping @Sendable (Int) -> String) async throws -> [Reply] {
+        try await withThrowingTaskGroup(of: Reply.self) { group in
+            for index in 0..<count { group.addTask { try await get(path(index)) } }
+            var replies: [Reply] = []
+            for try await reply in group { replies.append(reply) }
+            return replies
+        }
+    }
+
     /// Runs `body` against a server of one slot (`configure` applied), once its slot is held by a
     /// request for a source that never finishes sending; `prepare` runs before. The held request
-    /// ends in 504 at the request timeout (3 s), after `body`; then the slot serves again.
+    /// ends in 504 at the request timeout (10 s: on a loaded machine a request can take seconds to
+    /// reach the source), after `body`; then the slot serves again.
     static func withSlotHeld(
         _ configure: @escaping (inout ServerConfiguration) -> Void, prepare: (RunningServer) async throws -> Void = { _ in },
         _ body: (RunningServer) async throws -> Void
     ) async throws {
-        let origin = try await LoopbackHTTPServer.start()
-        origin.setRoute("/stalled.jpg", Route(body: Array(repeating: 0, count: 1000), contentType: "image/jpeg", delivery: .stall))
-        do {
+        try await withOrigin { origin in
+            origin.setRoute("/stalled.jpg", Route(body: Array(repeating: 0, count: 1000), contentType: "image/jpeg", delivery: .stall))
             try await RunningServer.with({
                 $0.maxConcurrentRequests = 1
                 $0.allowsLocalNetworks = true
-                $0.requestTimeout = .seconds(3)
+                $0.requestTimeout = .seconds(10)
                 configure(&$0)
             }) { running in
                 try await prepare(running)
@@ -98,11 +120,7 @@ extension RunningServer {
                 #expect(timedOut.status == 504, "\(String(decoding: timedOut.body, as: UTF8.self))")
                 #expect(try await running.get("/insecure/rs:fit:32:32/plain/local:///orientation-3.jpg@png").status == 200)
             }
-        } catch {
-            await origin.stop()
-            throw error
         }
-        await origin.stop()
     }
 
     /// Whether `/ready` answers 503 within a minute: a request arriving now would be refused.
