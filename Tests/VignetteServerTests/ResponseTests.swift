@@ -24,6 +24,14 @@ struct ResponseTests {
         #expect(FormatNegotiation(accept: "image/avif;q=abc,;;,=,image/webp;q").acceptsWebP)
     }
 
+    @Test("the server's own failures give the same status and reason through the library's mapping")
+    func serverFailures() {
+        for failure in [ServerFailure.badRequest("the URL has no source"), .forbidden("invalid signature"), .notFound, .overloaded(retryAfter: 3)] {
+            #expect(ImageFailure(failure).httpStatus == failure.status && ImageFailure(failure).reason == failure.reason)
+        }
+        #expect(ImageFailure(ServerFailure(status: 418, "teapot")).httpStatus == 500)
+    }
+
     @Test("pipeline failures map to the documented statuses", arguments: [
         (ImagePipelineError.decodingFailed(ImagingError(.limitExceeded, "x")), 413),
         (.decodingFailed(ImagingError(.unsupportedFormat, "x")), 415),

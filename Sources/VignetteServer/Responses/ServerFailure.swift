@@ -52,3 +52,12 @@ extension ServerFailure {
         }
     }
 }
+
+extension ServerFailure: ImageFailureConvertible {
+    /// The same status and reason as the library's answer (a status it does not name is 500), so
+    /// `ImageFailure(error)` gives the server's own refusals (400 for a bad URL, 403 for a bad
+    /// signature) to a route of another framework too.
+    public var imageFailure: ImageFailure {
+        ImageFailure(ImageFailure.Status(rawValue: status) ?? .internalServerError, reason: reason)
+    }
+}
