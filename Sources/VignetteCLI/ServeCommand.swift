@@ -62,8 +62,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("preset"), help: ArgumentHelp("A named preset, NAME=OPTIONS; repeatable, e.g. thumb=rs:fill:200:200/q:70 (env VIGNETTE_PRESET, comma-separated).", valueName: "NAME=OPTIONS"))
     var presets: [String] = []
 
-    @Option(help: ArgumentHelp("Requests that may wait for a slot before the server answers 503; default: 4 per slot (env VIGNETTE_QUEUE).", valueName: "N"))
+    @Option(help: ArgumentHelp("Requests that may wait for a slot whatever their expected wait; default: 1024 per slot (env VIGNETTE_QUEUE).", valueName: "N"))
     var queue: Int?
+
+    @Option(help: ArgumentHelp("Seconds a request may be expected to wait for a slot; one expected to wait longer is answered 503 at once, with Retry-After; default: half of --timeout (env VIGNETTE_MAX_QUEUE_WAIT).", valueName: "SECONDS"))
+    var maxQueueWait: Double?
 
     @Option(help: ArgumentHelp("Seconds a request may take before it is answered 504 (env VIGNETTE_TIMEOUT).", valueName: "SECONDS"))
     var timeout: Int?
@@ -116,8 +119,14 @@ struct ServeCommand: AsyncParsableCommand {
         if let concurrency = try number(maxConcurrency, "VIGNETTE_MAX_CONCURRENCY", "--max-concurrency", 1...1024) {
             configuration.maxConcurrentRequests = concurrency
         }
-        configuration.maxWaitingRequests = try number(queue, "VIGNETTE_QUEUE", "--queue", 0...100_000)
-            ?? configuration.maxConcurrentRequests * 4
+        configuration.maxWaitingRequests = try number(queue, "VIGNETTE_QUEUE", "--queue", 0...1_000_000)
+        if let seconds = try maxQueueWait ?? environment("VIGNETTE_MAX_QUEUE_WAIT").map({ text throws -> Double in
+            guard let value = Double(text) else { throw ValidationError("VIGNETTE_MAX_QUEUE_WAIT must be a number, got \(text)") }
+            return value
+        }) {
+            guard seconds.isFinite, (0...3600).contains(seconds) else { throw ValidationError("--max-queue-wait must be 0–3600, got \(seconds)") }
+            configuration.maxQueueWait = .seconds(seconds)
+        }
         configuration.requestTimeout = .seconds(try number(timeout, "VIGNETTE_TIMEOUT", "--timeout", 1...3600) ?? 30)
         configuration.keepAliveTimeout = .seconds(
             try number(keepAliveTimeout, "VIGNETTE_KEEP_ALIVE_TIMEOUT", "--keep-alive-timeout", 1...3600) ?? 10)

@@ -1,3 +1,5 @@
+import Vignette
+
 /// Why an HTTP load failed. The pipeline hands it on inside
 /// `ImagePipelineError.dataLoadingFailed`.
 public struct HTTPLoadingError: Error, Sendable, CustomStringConvertible {
@@ -39,4 +41,19 @@ public struct HTTPLoadingError: Error, Sendable, CustomStringConvertible {
 
     /// `URL: message`.
     public var description: String { "\(url): \(message)" }
+}
+
+extension HTTPLoadingError: ImageFailureConvertible {
+    /// The answer for a source server's failure: its 404 or 410 is 404, a body over the size limit
+    /// 413, a timeout 504, a URL that is not valid 400, anything else (its 403 and 5xx, a broken
+    /// connection, a redirect) 502. The source's URL and the server's words stay in the error.
+    public var imageFailure: ImageFailure {
+        switch kind {
+        case .badStatus where statusCode == 404 || statusCode == 410: .sourceNotFound
+        case .responseTooLarge: ImageFailure(.contentTooLarge, reason: "the source is over the size limit")
+        case .timedOut: ImageFailure(.gatewayTimeout, reason: "the source timed out")
+        case .invalidURL: ImageFailure(.badRequest, reason: "the source URL is not valid")
+        default: .sourceFailed
+        }
+    }
 }

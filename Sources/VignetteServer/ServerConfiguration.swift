@@ -30,9 +30,15 @@ public struct ServerConfiguration: Sendable {
     /// so no core idles between images (with only the quota admitted, 8 clients kept 1.1 of 2
     /// cores busy).
     public var maxConcurrentRequests: Int
-    /// Requests that may wait for a slot before the server answers 503 (default: 4 per slot).
-    public var maxWaitingRequests: Int
-    /// How long a request may take before it is answered 504 (default 30 s).
+    /// The longest expected wait for a slot with which a request is still queued; a request
+    /// expected to wait longer is answered 503 at once, with `Retry-After`. nil (the default) for
+    /// half of `requestTimeout`, which leaves the other half for the work itself.
+    public var maxQueueWait: Duration?
+    /// Requests that may wait for a slot whatever their expected wait, a bound on the memory the
+    /// queue takes; nil (the default) for 1024 per slot.
+    public var maxWaitingRequests: Int?
+    /// How long a request may take, from its arrival (its wait for a slot included) to its
+    /// answer, before it is answered 504 (default 30 s).
     public var requestTimeout: Duration
     /// How long a connection may sit idle (no request arriving, nothing being answered) before
     /// the server closes it (default 10 s, imgproxy's keep-alive timeout). It also closes a
@@ -79,7 +85,8 @@ public struct ServerConfiguration: Sendable {
         self.presets = presets
         let cores = max(1, CPUBudget.availableCores())
         maxConcurrentRequests = cores * 2
-        maxWaitingRequests = maxConcurrentRequests * 4
+        maxQueueWait = nil
+        maxWaitingRequests = nil
         requestTimeout = .seconds(30)
         keepAliveTimeout = .seconds(10)
         cacheMaxAge = 31_536_000
@@ -91,4 +98,9 @@ public struct ServerConfiguration: Sendable {
         memoryCacheSizeLimit = nil
         s3 = nil
     }
+
+    /// `maxQueueWait`, or its default: half of `requestTimeout`.
+    public var queueWaitTarget: Duration { maxQueueWait ?? requestTimeout / 2 }
+    /// `maxWaitingRequests`, or its default: 1024 per slot.
+    public var waitingLimit: Int { maxWaitingRequests ?? maxConcurrentRequests * 1024 }
 }

@@ -15,8 +15,11 @@ import VignetteRedis
 ///
 /// Every image request goes through one `ImagePipeline` (equal concurrent requests share one
 /// source fetch, one decode and one encode; results are cached in memory as encoded bytes, on
-/// disk when a cache folder is configured, and on Redis, shared between instances, when one is) behind an `Admission` (at most
-/// `maxConcurrentRequests` with work under way, `maxWaitingRequests` waiting, 503 past that).
+/// disk when a cache folder is configured, and on Redis, shared between instances, when one is).
+/// Results in the memory cache are answered at once, and a request for a result being made in a
+/// slot joins that work; other requests go through an `Admission`: at most
+/// `maxConcurrentRequests` with work under way, and a queue of those expected to get a slot within
+/// `maxQueueWait`; a request that would not be served in time is answered 503 at once.
 public final class ThumbnailServer: Sendable {
     /// What it was made with.
     public let configuration: ServerConfiguration
@@ -25,6 +28,7 @@ public final class ThumbnailServer: Sendable {
     /// The metrics served at `/metrics`.
     public let metrics: ServerMetrics
     let admission: Admission
+    let underWay = ResultsUnderWay()
     let sources: SourceResolver
     let urls: ImageURLReader
     let logger: Logger
@@ -46,8 +50,11 @@ public final class ThumbnailServer: Sendable {
         watermark = try configuration.watermarkPath.map { path throws(ImagingError) in
             try ImageRecipe.WatermarkImage(data: InputFile.read(path, limits: configuration.decodingLimits), limits: configuration.decodingLimits)
         }
-        metrics = ServerMetrics()
-        admission = Admission(maxRunning: configuration.maxConcurrentRequests, maxWaiting: configuration.maxWaitingRequests)
+        let metrics = ServerMetrics()
+        self.metrics = metrics
+        admission = Admission(
+            slots: configuration.maxConcurrentRequests, maxQueueWait: configuration.queueWaitTarget,
+            timeout: configuration.requestTimeout, maxWaiting: configuration.waitingLimit, onRefusal: { metrics.shed() })
         sources = SourceResolver(configuration: configuration)
         urls = ImageURLReader(configuration: configuration)
         // No redirects: each hop would need its own address check (server-side request forgery).
@@ -91,11 +98,12 @@ public final class ThumbnailServer: Sendable {
         let mount = trimmed.isEmpty ? "" : "/" + trimmed
         group.get("health") { _, _ in "ok\n" }
         group.get("ready") { [admission] _, _ -> Response in
-            let ready = !admission.isSaturated
+            let ready = !admission.snapshot.refusesNow
             return ThumbnailServer.text(ready ? 200 : 503, ready ? "ready" : "overloaded")
         }
-        group.get("metrics") { [metrics] _, _ -> Response in
-            Response(
+        group.get("metrics") { [metrics, admission] _, _ -> Response in
+            metrics.record(admission.snapshot)
+            return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         }

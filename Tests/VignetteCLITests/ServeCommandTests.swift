@@ -75,7 +75,8 @@ struct ServeCommandTests {
     @Test("bad settings are usage errors: exit 2 with one line")
     func badSettings() async throws {
         for arguments in [["--bind", "127.0.0.1:70000"], ["--bind", "nonsense"], ["--key", "xyz"], ["--root", "/nonexistent-folder"], ["--preset", "novalue"], ["--max-concurrency", "0"],
-                          ["--memory-cache-size", "-1"], ["--keep-alive-timeout", "0"], ["--redis", "redis://127.0.0.1:6379", "--redis-timeout", "0"]] {
+                          ["--memory-cache-size", "-1"], ["--keep-alive-timeout", "0"], ["--redis", "redis://127.0.0.1:6379", "--redis-timeout", "0"],
+                          ["--max-queue-wait=-1"], ["--max-queue-wait", "nan"], ["--max-queue-wait", "4000"]] {
             let result = try await CLI.run(["serve"] + arguments)
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
             #expect(result.stderrLines.count >= 1)

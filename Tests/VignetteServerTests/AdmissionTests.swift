@@ -4,7 +4,7 @@ import VignetteServer
 import TestTiming
 import VignetteSupport
 
-@Suite("Admission: N at once, a bounded queue, 503 past it")
+@Suite("Admission: N at once, a queue bounded by the expected wait, 503 past it")
 struct AdmissionTests {
     /// A gate the test opens: bodies wait on it.
     final class Gate: Sendable {
@@ -28,9 +28,31 @@ struct AdmissionTests {
         }
     }
 
-    @Test("2 running, 3 waiting: the 6th is refused at once; all admitted ones finish; never more than 2 at once")
+    /// An admission (by default one that queues whatever the expected wait, up to `maxWaiting`)
+    /// and the count of the requests it refused.
+    static func counted(
+        slots: Int, maxQueueWait: Duration = .seconds(3600), timeout: Duration = .seconds(7200), maxWaiting: Int = 1000
+    ) -> (Admission, Locked<Int>) {
+        let refusals = Locked(0)
+        let admission = Admission(
+            slots: slots, maxQueueWait: maxQueueWait, timeout: timeout, maxWaiting: maxWaiting, onRefusal: { refusals.withLock { $0 += 1 } })
+        return (admission, refusals)
+    }
+
+    /// `counted(slots: 1, …)` with its slot taken by a request that holds it until the gate opens.
+    static func held(
+        maxQueueWait: Duration = .seconds(3600), timeout: Duration = .seconds(7200), maxWaiting: Int = 1000
+    ) async -> (admission: Admission, refusals: Locked<Int>, gate: Gate, holder: Task<Void, any Error>) {
+        let (admission, refusals) = counted(slots: 1, maxQueueWait: maxQueueWait, timeout: timeout, maxWaiting: maxWaiting)
+        let gate = Gate()
+        let holder = Task { try await admission.run { await gate.wait() } }
+        #expect(await eventually { admission.running == 1 })
+        return (admission, refusals, gate, holder)
+    }
+
+    @Test("2 running, 3 waiting at most: the 6th is refused at once; all admitted ones finish; never more than 2 at once")
     func bounded() async throws {
-        let admission = Admission(maxRunning: 2, maxWaiting: 3)
+        let (admission, refusals) = Self.counted(slots: 2, maxWaiting: 3)
         let gate = Gate()
         let peak = Locked((now: 0, peak: 0))
         let tasks = (0..<5).map { _ in
@@ -43,20 +65,77 @@ struct AdmissionTests {
             }
         }
         #expect(await eventually { admission.running == 2 && admission.waiting == 3 })
-        await #expect(throws: Admission.Refusal.overloaded) { try await admission.run {} }
+        #expect(admission.snapshot.refusesNow)
+        await #expect(throws: Admission.Refusal.self) { try await admission.run {} }
+        #expect(refusals.withLock { $0 } == 1)
         gate.open()
         for task in tasks { try await task.value }
         #expect(peak.withLock { $0.peak } == 2)
         #expect(admission.running == 0 && admission.waiting == 0)
+        #expect(admission.snapshot.serviceTime != nil && !admission.snapshot.refusesNow)
         try await admission.run {}  // free again
+    }
+
+    @Test("before any service time is known requests wait; then one expected to wait past the target is refused at once with a Retry-After")
+    func expectedWait() async throws {
+        let (admission, _, gate, holder) = await Self.held(maxQueueWait: .milliseconds(50))
+        // Nothing has finished yet: nothing is known of the service time, and a newcomer waits.
+        #expect(admission.snapshot.serviceTime == nil && !admission.snapshot.refusesNow)
+        let waiter = Task { try await admission.run {} }
+        #expect(await eventually { admission.waiting == 1 })
+        // The holder keeps its slot 100 ms or more: the service time is then at least 90 % of that.
+        try await Task.sleep(for: .milliseconds(100))
+        gate.open()
+        try await holder.value
+        try await waiter.value
+        #expect(try #require(admission.snapshot.serviceTime) >= .milliseconds(90))
+        // Held again, the slot would not free within 50 ms for a newcomer (first in the queue).
+        let regate = Gate()
+        let holding = Task { try await admission.run { await regate.wait() } }
+        #expect(await eventually { admission.running == 1 })
+        #expect(admission.snapshot.expectedWait > .milliseconds(50))
+        #expect(admission.snapshot.refusesNow)
+        do {
+            try await admission.run {}
+            Issue.record("admitted")
+        } catch let refusal as Admission.Refusal {
+            guard case .overloaded(let retryAfter) = refusal else { Issue.record("\(refusal)"); return }
+            #expect(retryAfter >= 1)
+        }
+        #expect(admission.waiting == 0)
+        regate.open()
+        try await holding.value
+        #expect(!admission.snapshot.refusesNow)
+    }
+
+    @Test("waiters that a newer service time says would not be served within the timeout are refused then, the newest first")
+    func shedFromTheTail() async throws {
+        let (admission, refusals, gate, holder) = await Self.held(timeout: .milliseconds(400))
+        // Queued while the estimate is still short.
+        let waiters = (0..<3).map { _ in Task { try await admission.run {} } }
+        #expect(await eventually { admission.waiting == 3 })
+        // The holder keeps its slot past the timeout: its time says the queue cannot be served.
+        try await Task.sleep(for: .milliseconds(500))
+        gate.open()
+        try await holder.value
+        var served = 0
+        for waiter in waiters {
+            do {
+                try await waiter.value
+                served += 1
+            } catch let refusal as Admission.Refusal {
+                guard case .overloaded = refusal else { Issue.record("\(refusal)"); continue }
+            }
+        }
+        // The first waiter got the slot; the two behind it were refused.
+        #expect(served == 1)
+        #expect(refusals.withLock { $0 } == 2)
+        #expect(admission.running == 0 && admission.waiting == 0)
     }
 
     @Test("a waiter whose task is cancelled leaves the queue and frees its place")
     func cancelledWaiter() async throws {
-        let admission = Admission(maxRunning: 1, maxWaiting: 1)
-        let gate = Gate()
-        let running = Task { try await admission.run { await gate.wait() } }
-        #expect(await eventually { admission.running == 1 })
+        let (admission, _, gate, running) = await Self.held(maxWaiting: 1)
         let waiter = Task { try await admission.run {} }
         #expect(await eventually { admission.waiting == 1 })
         waiter.cancel()

@@ -3,6 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Loads the bytes of a request's source. The pipeline calls it on its loading stage, at most
 /// `Configuration.loadingConcurrency` at once, and cancels the calling task when nobody wants the
@@ -30,10 +33,25 @@ extension DataLoading {
 
 /// An error of the built-in loaders.
 public struct DataLoadingError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong.
+    /// What kind of failure it is, to branch on (and to answer: `imageFailure`).
+    public enum Kind: Sendable, Hashable {
+        /// There is no such source: no file at the path.
+        case notFound
+        /// No loader of this pipeline reads sources of this kind (an http URL without VignetteHTTP's loader).
+        case noLoader
+        /// Loading failed for another reason.
+        case failed
+    }
+
+    /// What kind of failure it is.
+    public let kind: Kind
+    /// What went wrong, in full (it may name the path: for logs, not for clients).
     public let message: String
-    /// An error saying `message`.
-    public init(_ message: String) { self.message = message }
+    /// An error of `kind` saying `message`.
+    public init(_ kind: Kind = .failed, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
     /// The message.
     public var description: String { message }
 }
@@ -53,7 +71,7 @@ public struct FileDataLoader: DataLoading {
         switch request.source {
         case .file(let path):
             let limits = limits
-            let data = try await BlockingCall.run { try InputFile.read(path, limits: limits) }
+            let data = try await BlockingCall.run { try FileDataLoader.read(path, limits: limits) }
             progress(Int64(data.count), Int64(data.count))
             return data
         case .data(_, let load):
@@ -61,7 +79,27 @@ public struct FileDataLoader: DataLoading {
             progress(Int64(data.count), Int64(data.count))
             return data
         case .url(let url):
-            throw DataLoadingError("\(url): no loader for http(s) URLs is configured (use VignetteHTTP's loader)")
+            throw DataLoadingError(.noLoader, "\(url): no loader for http(s) URLs is configured (use VignetteHTTP's loader)")
         }
+    }
+
+    /// The bytes of the file at `path` (`InputFile.read`); a file that is not there is
+    /// `DataLoadingError(.notFound)`, other failures the `ImagingError` of the read.
+    static func read(_ path: String, limits: DecodingLimits) throws -> Data {
+        do throws(ImagingError) {
+            return try InputFile.read(path, limits: limits)
+        } catch {
+            if error.kind == .io, isMissing(path) { throw DataLoadingError(.notFound, error.message) }
+            throw error
+        }
+    }
+
+    /// Whether nothing readable is at `path`: no such file (or a folder on the way is not one),
+    /// or a folder where a file was asked for. Asked after a read failed, to tell a missing
+    /// source from one that is there but cannot be read.
+    static func isMissing(_ path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return errno == ENOENT || errno == ENOTDIR }
+        return (status.st_mode & S_IFMT) == S_IFDIR
     }
 }

@@ -21,6 +21,7 @@ extension ImagePipeline {
         metrics.encodedRequests.increment()
         do {
             try checkValid()
+            try check(request)
             let options = request.options
             if let cache = configuration.encodedImageCache, !options.contains(.disableMemoryCacheReads),
                 !options.contains(.reloadIgnoringCachedData), let hit = cache[request, encoding]
@@ -237,7 +238,7 @@ extension ImagePipeline {
                 return format
             }
             // The encoder asked for the format before it wrote a byte.
-            guard let format = chosen?.format else { throw ImagingError(.invalidArgument, "no output format was chosen") }
+            guard let format = chosen?.format else { throw ImagingError(.operationFailed, "no output format was chosen") }
             return EncodedImage(data: bytes, format: format, width: made.image.width, height: made.image.height)
         } catch let error where error.kind == .cancelled {
             graph.withLock { $0.decodesStopped += 1 }

@@ -160,6 +160,7 @@ public final class ImagePipeline: Sendable {
         metrics.imageRequests.increment()
         do {
             try checkValid()
+            try check(request)
             if let cached = cachedImage(for: request) {
                 if !cached.isPreview {
                     metrics.memoryHits.increment()
@@ -194,6 +195,15 @@ public final class ImagePipeline: Sendable {
 
     func checkValid() throws(ImagePipelineError) {
         if graph.withLock({ $0.isInvalidated }) { throw .pipelineInvalidated }
+    }
+
+    /// Refuses, before any work, a request that cannot be made: its thumbnail's values out of range.
+    func check(_ request: ImageRequest) throws(ImagePipelineError) {
+        do throws(ImagingError) {
+            try request.thumbnail?.validate()
+        } catch {
+            throw .invalidRequest(error)
+        }
     }
 
     /// Waits for the work `make` finds or creates. A node cancelled by others just before this

@@ -6,6 +6,9 @@ public enum ImagePipelineError: Error, Sendable, CustomStringConvertible {
     case pipelineInvalidated
     /// `returnCacheDataDontLoad` was set and the caches had nothing.
     case dataMissingInCache
+    /// The request asks for what cannot be made (a thumbnail box without pixels or over the
+    /// largest side, a zoom or blur out of range): found before any work, the source not read.
+    case invalidRequest(ImagingError)
     /// The data loader failed with `error` (an `HTTPLoadingError` from VignetteHTTP's loader, an
     /// `ImagingError` for a file over the limits, a `DataLoadingError` …).
     case dataLoadingFailed(any Error)
@@ -21,7 +24,7 @@ public enum ImagePipelineError: Error, Sendable, CustomStringConvertible {
     /// included): one place to branch on `ImagingError.Kind` without a nested switch.
     public var imagingError: ImagingError? {
         switch self {
-        case .decodingFailed(let error), .encodingFailed(let error): error
+        case .invalidRequest(let error), .decodingFailed(let error), .encodingFailed(let error): error
         case .dataLoadingFailed(let error), .processingFailed(_, let error): error as? ImagingError
         case .cancelled, .pipelineInvalidated, .dataMissingInCache: nil
         }
@@ -33,6 +36,7 @@ public enum ImagePipelineError: Error, Sendable, CustomStringConvertible {
         case .cancelled: "cancelled"
         case .pipelineInvalidated: "the pipeline was invalidated"
         case .dataMissingInCache: "not in the cache, and loading was not allowed"
+        case .invalidRequest(let error): "invalid request: \(error.message)"
         case .dataLoadingFailed(let error): "loading failed: \((error as? ImagingError)?.message ?? "\(error)")"
         case .decodingFailed(let error): "decoding failed: \(error.message)"
         case .processingFailed(let processor, let error): "\(processor) failed: \((error as? ImagingError)?.message ?? "\(error)")"

@@ -116,7 +116,11 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
     /// The longest side of a box, in pixels.
     public static let maximumSide = 100_000
 
-    func validate() throws(ImagingError) {
+    /// Throws `.invalidArgument` naming the first value out of range: a side of the box below 1 or
+    /// over `maximumSide`, a zoom that is not above 0, a minimum side out of range, a blur sigma
+    /// outside 0–1000. The thumbnailer checks this before reading anything; a pipeline checks it
+    /// before loading the source, so a request that cannot be made is refused as such.
+    public func validate() throws(ImagingError) {
         guard width > 0, height > 0, width <= Self.maximumSide, height <= Self.maximumSide else {
             throw ImagingError(.invalidArgument, "thumbnail box must be between 1 and \(Self.maximumSide) pixels a side, got \(width)x\(height)")
         }

@@ -1,77 +1,157 @@
 import Vignette
 import VignetteSupport
 
-/// At most `maxRunning` requests in processing and at most `maxWaiting` waiting for a turn; a
-/// request that finds both full is refused at once (the server answers 503 with `Retry-After`)
-/// instead of queueing without end. Waiters get their turn oldest first; a waiter whose task is
-/// cancelled (its client went away) leaves the queue.
+/// Admits requests by the time they are expected to wait, not by a fixed count.
+///
+/// At most `slots` requests run at once. A request that finds every slot taken joins the queue
+/// when its expected start, its place in the queue × the recent service time ÷ the slots, is
+/// within `maxQueueWait`; otherwise it is refused at once (the server answers 503 with
+/// `Retry-After`), since it would not be served in time. A burst of cheap requests is thus queued
+/// whole, and a burst of expensive ones is refused beyond what the slots can do in time.
+///
+/// The service time is how long a request holds its slot, averaged over the recent ones (an
+/// exponentially weighted mean). Before any request has finished nothing is known of it, and
+/// requests are queued up to `maxWaiting`; whenever a request finishes and the estimate changes,
+/// the waiters at the end of the queue that would no longer be served within `timeout` of their
+/// arrival are refused then, rather than left to time out. `maxWaiting` bounds the queue whatever
+/// the estimate, as a memory bound.
+///
+/// Waiters get their turn oldest first; a waiter whose task is cancelled (its client went away, or
+/// its time ran out) leaves the queue.
 package final class Admission: Sendable {
     /// Why a request was not admitted.
     package enum Refusal: Error, Sendable, Equatable {
-        /// Every slot is taken and the wait queue is full.
-        case overloaded
+        /// It would not be served in time, or the queue is at `maxWaiting`: try again after
+        /// `retryAfter` seconds (when the queue is expected to have drained enough).
+        case overloaded(retryAfter: Int)
         /// The request's task was cancelled while it waited.
         case cancelled
     }
 
+    /// The admission now, for `/ready` and `/metrics`.
+    package struct Snapshot: Sendable, Equatable {
+        /// Requests holding a slot.
+        package var running: Int
+        /// Requests waiting for one.
+        package var waiting: Int
+        /// How long a request arriving now would wait for a slot (zero while one is free).
+        package var expectedWait: Duration
+        /// How long a request holds its slot, recently; nil before any has finished.
+        package var serviceTime: Duration?
+        /// Whether a request arriving now would be refused.
+        package var refusesNow: Bool
+    }
+
     private struct Waiter {
         let id: UInt64
+        let arrived: ContinuousClock.Instant
         let continuation: CheckedContinuation<Void, any Error>
     }
 
     private struct State {
-        var running = 0
+        /// When each running request took its slot, by ticket.
+        var running: [UInt64: ContinuousClock.Instant] = [:]
         var waiting: [Waiter] = []
         var nextID: UInt64 = 0
+        /// The weighted mean of recent slot-holding times, in seconds; nil before the first.
+        var serviceSeconds: Double?
     }
 
     /// Requests processed at once.
-    package let maxRunning: Int
-    /// Requests that may wait for a slot.
+    package let slots: Int
+    /// The longest expected wait for a slot with which a request is still queued.
+    package let maxQueueWait: Duration
+    /// The time a request has from its arrival to its answer: waiters that would not be served
+    /// within it are refused.
+    package let timeout: Duration
+    /// Requests that may wait whatever their expected wait.
     package let maxWaiting: Int
+    /// Weight of the newest slot-holding time in the service time's mean.
+    static let weight = 0.1
+    private let onRefusal: @Sendable () -> Void
     private let state = Locked(State())
 
-    /// An admission of `maxRunning` (at least 1) at once and `maxWaiting` (at least 0) waiting.
-    package init(maxRunning: Int, maxWaiting: Int) {
-        self.maxRunning = max(1, maxRunning)
+    /// An admission of `slots` (at least 1) at once, queueing requests expected to start within
+    /// `maxQueueWait`, at most `maxWaiting` of them; `onRefusal` is called for each request refused.
+    package init(
+        slots: Int, maxQueueWait: Duration, timeout: Duration, maxWaiting: Int, onRefusal: @escaping @Sendable () -> Void = {}
+    ) {
+        self.slots = max(1, slots)
+        self.maxQueueWait = max(.zero, maxQueueWait)
+        self.timeout = timeout
         self.maxWaiting = max(0, maxWaiting)
+        self.onRefusal = onRefusal
     }
 
     /// Requests in processing now.
-    package var running: Int { state.withLock { $0.running } }
+    package var running: Int { state.withLock { $0.running.count } }
     /// Requests waiting for a slot now.
     package var waiting: Int { state.withLock { $0.waiting.count } }
-    /// Whether a request arriving now would be refused: every slot taken and the queue full.
-    package var isSaturated: Bool { state.withLock { $0.running >= maxRunning && $0.waiting.count >= maxWaiting } }
 
-    /// Runs `body` once a slot is free; throws `Refusal.overloaded` at once when the queue is
-    /// full, `Refusal.cancelled` when the task is cancelled while waiting.
+    /// The admission now.
+    package var snapshot: Snapshot {
+        state.withLock { state in
+            let wait = state.running.count < slots ? 0 : expectedStart(position: state.waiting.count + 1, state)
+            return Snapshot(
+                running: state.running.count, waiting: state.waiting.count, expectedWait: .seconds(wait),
+                serviceTime: state.serviceSeconds.map { .seconds($0) }, refusesNow: refusal(state) != nil)
+        }
+    }
+
+    /// Runs `body` once it has a slot; throws `Refusal.overloaded` at once when it would not get
+    /// one in time, `Refusal.cancelled` when the task is cancelled while waiting.
     package func run<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        try await enter()
-        defer { leave() }
+        let ticket = try await enter()
+        defer { leave(ticket) }
         return try await body()
     }
 
-    private func enter() async throws {
-        enum Decision { case run, wait(UInt64), refuse }
+    // MARK: - Private
+
+    /// Seconds from now until a request at `position` (1 for the first waiter) is expected to start.
+    private func expectedStart(position: Int, _ state: State) -> Double {
+        Double(position) * (state.serviceSeconds ?? 0) / Double(slots)
+    }
+
+    /// The refusal a request arriving now gets; nil when it is run or queued.
+    private func refusal(_ state: State) -> Refusal? {
+        guard state.running.count >= slots else { return nil }
+        let start = expectedStart(position: state.waiting.count + 1, state)
+        guard state.waiting.count >= maxWaiting || start > maxQueueWait.seconds else { return nil }
+        return .overloaded(retryAfter: retryAfter(expectedStart: start))
+    }
+
+    /// Whole seconds (at least 1) until a request expected to start after `start` seconds would be
+    /// queued again.
+    private func retryAfter(expectedStart start: Double) -> Int {
+        let excess = (start - maxQueueWait.seconds).rounded(.up)
+        return excess.isFinite ? max(1, Int(min(excess, 86_400))) : 1
+    }
+
+    /// A ticket once the request has a slot.
+    private func enter() async throws -> UInt64 {
+        enum Decision { case run(UInt64), wait(UInt64), refuse(Refusal) }
+        let now = ContinuousClock.now
         let decision = state.withLock { state -> Decision in
-            if state.running < maxRunning {
-                state.running += 1
-                return .run
-            }
-            guard state.waiting.count < maxWaiting else { return .refuse }
             state.nextID += 1
+            if state.running.count < slots {
+                state.running[state.nextID] = now
+                return .run(state.nextID)
+            }
+            if let refusal = refusal(state) { return .refuse(refusal) }
             return .wait(state.nextID)
         }
         switch decision {
-        case .run: return
-        case .refuse: throw Refusal.overloaded
+        case .run(let ticket): return ticket
+        case .refuse(let refusal):
+            onRefusal()
+            throw refusal
         case .wait(let id):
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                     let cancelled = state.withLock { state -> Bool in
                         if Task.isCancelled { return true }
-                        state.waiting.append(Waiter(id: id, continuation: continuation))
+                        state.waiting.append(Waiter(id: id, arrived: now, continuation: continuation))
                         return false
                     }
                     if cancelled { continuation.resume(throwing: Refusal.cancelled) }
@@ -83,18 +163,48 @@ package final class Admission: Sendable {
                 }
                 waiter?.continuation.resume(throwing: Refusal.cancelled)
             }
+            return id
         }
     }
 
-    /// Frees a slot: hands it to the oldest waiter, if any (its `running` count carries over).
-    private func leave() {
-        let next = state.withLock { state -> Waiter? in
-            if state.waiting.isEmpty {
-                state.running -= 1
-                return nil
+    /// Frees `ticket`'s slot: its holding time goes into the service time, the oldest waiter (if
+    /// any) takes the slot, and the waiters at the end of the queue that would no longer be served
+    /// in time are refused.
+    private func leave(_ ticket: UInt64) {
+        let now = ContinuousClock.now
+        let (next, refused) = state.withLock { state -> (Waiter?, [(Waiter, Refusal)]) in
+            if let started = state.running.removeValue(forKey: ticket) {
+                let held = (now - started).seconds
+                state.serviceSeconds = state.serviceSeconds.map { $0 + Self.weight * (held - $0) } ?? held
             }
-            return state.waiting.removeFirst()
+            var next: Waiter?
+            if !state.waiting.isEmpty {
+                let waiter = state.waiting.removeFirst()
+                state.running[waiter.id] = now
+                next = waiter
+            }
+            var refused: [(Waiter, Refusal)] = []
+            let service = state.serviceSeconds ?? 0
+            while let last = state.waiting.last {
+                let start = expectedStart(position: state.waiting.count, state)
+                guard now + .seconds(start + service) > last.arrived + timeout else { break }
+                state.waiting.removeLast()
+                refused.append((last, .overloaded(retryAfter: retryAfter(expectedStart: start))))
+            }
+            return (next, refused)
         }
         next?.continuation.resume()
+        for (waiter, refusal) in refused {
+            onRefusal()
+            waiter.continuation.resume(throwing: refusal)
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

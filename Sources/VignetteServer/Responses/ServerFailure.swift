@@ -1,5 +1,4 @@
 import Vignette
-import VignetteHTTP
 
 /// A request that did not produce an image, as the server answers it: an HTTP status and a short
 /// text that says what was wrong without internals (no paths, no library messages).
@@ -8,11 +7,25 @@ public struct ServerFailure: Error, Sendable, Equatable {
     public let status: Int
     /// The response body: one short line.
     public let reason: String
+    /// Seconds after which a client may try again (`Retry-After`), for a 503; nil for none.
+    public let retryAfter: Int?
 
-    /// A failure with `status` and `reason`.
-    public init(status: Int, _ reason: String) {
+    /// A failure with `status` and `reason`, and `retryAfter` seconds for a 503.
+    public init(status: Int, _ reason: String, retryAfter: Int? = nil) {
         self.status = status
         self.reason = reason
+        self.retryAfter = retryAfter
+    }
+
+    /// The server's answer to an `ImageFailure`: its status and reason.
+    public init(_ failure: ImageFailure) {
+        self.init(status: failure.httpStatus, failure.reason)
+    }
+
+    /// The answer to a pipeline failure (`ImagePipelineError.imageFailure`: 400, 404, 413, 415,
+    /// 422, 502, 503, 504 or 500).
+    public init(_ error: ImagePipelineError) {
+        self.init(error.imageFailure)
     }
 
     /// 400 with `reason`.
@@ -20,51 +33,10 @@ public struct ServerFailure: Error, Sendable, Equatable {
     /// 403 with `reason`.
     public static func forbidden(_ reason: String) -> ServerFailure { ServerFailure(status: 403, reason) }
     /// 404: no such source.
-    public static let notFound = ServerFailure(status: 404, "source not found")
-    /// 503: every slot busy and the queue full (sent with `Retry-After`).
-    public static let overloaded = ServerFailure(status: 503, "overloaded, retry later")
-
-    /// The answer to a pipeline failure: 413 over a limit, 415 unsupported format, 422 broken
-    /// image, 404 missing source (a file, or a source server's 404), 502 source failed, 504 source
-    /// timed out, 503 cancelled (shutting down), 500 anything else.
-    public init(_ error: ImagePipelineError) {
-        switch error {
-        case .cancelled, .pipelineInvalidated:
-            self = ServerFailure(status: 503, "the request was stopped")
-        case .dataMissingInCache:
-            self = .notFound
-        case .dataLoadingFailed(let error as HTTPLoadingError):
-            self = ServerFailure(loading: error)
-        case .dataLoadingFailed(let error as ImagingError) where error.kind == .io:
-            self = .notFound
-        default:
-            self = ServerFailure(imaging: error.imagingError?.kind)
-        }
-    }
-
-    /// The answer to a source server's failure.
-    init(loading error: HTTPLoadingError) {
-        switch error.kind {
-        case .badStatus where error.statusCode == 404 || error.statusCode == 410: self = .notFound
-        case .responseTooLarge: self = ServerFailure(status: 413, "the source is over the size limit")
-        case .timedOut: self = ServerFailure(status: 504, "the source timed out")
-        case .invalidURL: self = .badRequest("the source URL is not valid")
-        default: self = ServerFailure(status: 502, "the source could not be fetched")
-        }
-    }
-
-    /// The answer to an imaging failure of `kind`.
-    init(imaging kind: ImagingError.Kind?) {
-        switch kind {
-        case .limitExceeded: self = ServerFailure(status: 413, "the image is over a limit")
-        case .unsupportedFormat: self = ServerFailure(status: 415, "the source is not an image format this server reads")
-        case .corruptData, .truncatedData: self = ServerFailure(status: 422, "the source image is broken")
-        case .invalidArgument: self = .badRequest("the processing options cannot be applied")
-        case .encoderUnavailable: self = ServerFailure(status: 415, "this server cannot write that format")
-        case .io: self = .notFound
-        case .cancelled: self = ServerFailure(status: 503, "the request was stopped")
-        case .operationFailed, nil: self = ServerFailure(status: 500, "the image could not be made")
-        }
+    public static let notFound = ServerFailure(ImageFailure.sourceNotFound)
+    /// 503: the request would not be served in time; try again after `retryAfter` seconds.
+    public static func overloaded(retryAfter: Int) -> ServerFailure {
+        ServerFailure(status: 503, "overloaded, retry later", retryAfter: retryAfter)
     }
 }
 
@@ -78,5 +50,14 @@ extension ServerFailure {
         case .limitExceeded: self = ServerFailure(status: 413, error.message)
         default: self = .badRequest(error.message)
         }
+    }
+}
+
+extension ServerFailure: ImageFailureConvertible {
+    /// The same status and reason as the library's answer (a status it does not name is 500), so
+    /// `ImageFailure(error)` gives the server's own refusals (400 for a bad URL, 403 for a bad
+    /// signature) to a route of another framework too.
+    public var imageFailure: ImageFailure {
+        ImageFailure(ImageFailure.Status(rawValue: status) ?? .internalServerError, reason: reason)
     }
 }

@@ -9,9 +9,10 @@ import Vignette
 
 extension ThumbnailServer {
     /// Answers an image URL: parse and check the URL (400, 403), resolve the source (403, 404),
-    /// answer 304 when `If-None-Match` names the result's tag (no work at all), else wait for a
-    /// processing slot (503 when the queue is full) and get the encoded result from the pipeline
-    /// within the request timeout (504).
+    /// answer 304 when `If-None-Match` names the result's tag (no work at all), answer a result in
+    /// the memory cache at once, join a result being made in a slot already, else wait for a
+    /// processing slot (503 when it would not come in time) and get the encoded result from the
+    /// pipeline, all within the request timeout (504).
     /// `logger` is the request's (Hummingbird's, with its `hb.request.id`). `disconnect` tells
     /// when the client leaves (the server's own application); without it (routes mounted in
     /// another application) a processed request watches the request body's stream instead and its
@@ -27,15 +28,7 @@ extension ThumbnailServer {
         do {
             response = try await image(for: request, path: path, disconnect: disconnect, closesConnection: &closesConnection)
         } catch {
-            let failure = ThumbnailServer.failure(for: error)
-            if failure.status >= 500 {
-                logger.warning("image request failed", metadata: ["path": "\(path)", "status": "\(failure.status)", "error": "\(error)"])
-            } else {
-                logger.info("image request refused", metadata: ["path": "\(path)", "status": "\(failure.status)", "reason": "\(failure.reason)"])
-            }
-            var answer = ThumbnailServer.text(failure.status, failure.reason, maxAge: configuration.errorCacheMaxAge)
-            if failure.status == 503 { answer.headers[.retryAfter] = "1" }
-            response = answer
+            response = failureResponse(for: error, path: path, logger: logger)
         }
         if closesConnection { response.headers[.connection] = "close" }
         metrics.responded(status: response.status.code, after: ContinuousClock.now - started)
@@ -53,7 +46,8 @@ extension ThumbnailServer {
         if let source = try await sourceAsItIs(order, imageRequest, accept: request.headers[.accept], disconnect: disconnect) {
             return source
         }
-        let tag = EntityTag(resultKey: pipeline.resultKey(for: imageRequest, as: encoding))
+        let resultKey = pipeline.resultKey(for: imageRequest, as: encoding)
+        let tag = EntityTag(resultKey: resultKey)
 
         var headers: HTTPFields = [.eTag: tag.value, .cacheControl: "public, max-age=\(configuration.cacheMaxAge)"]
         if negotiated { headers[.vary] = "Accept" }
@@ -68,12 +62,14 @@ extension ThumbnailServer {
             image = try await pipeline.encodedImage(for: imageRequest, as: encoding).image
         } else {
             // Work to do: a client that goes away cancels it (the shared work stops when no other
-            // request waits for it).
-            let (pipeline, admission, timeout) = (pipeline, admission, configuration.requestTimeout)
+            // request waits for it); the time limit counts the wait for a slot too. A result being
+            // made in a slot already is joined without a slot.
+            let (pipeline, admission, underWay, timeout) = (pipeline, admission, underWay, configuration.requestTimeout)
             let work: @Sendable () async throws -> EncodedImage = {
-                try await admission.run {
-                    try await ThumbnailServer.within(timeout, unless: disconnect) {
-                        try await pipeline.encodedImage(for: imageRequest, as: encoding).image
+                try await ThumbnailServer.within(timeout, unless: disconnect) {
+                    if underWay.contains(resultKey) { return try await pipeline.encodedImage(for: imageRequest, as: encoding).image }
+                    return try await admission.run {
+                        try await underWay.making(resultKey) { try await pipeline.encodedImage(for: imageRequest, as: encoding).image }
                     }
                 }
             }
@@ -116,19 +112,41 @@ extension ThumbnailServer {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    /// The failure to answer for `error`.
+    /// The failure to answer for `error`: the server's own, the admission's refusal, or the
+    /// library's mapping (`ImageFailure`) for everything else.
     static func failure(for error: any Error) -> ServerFailure {
         switch error {
         case let failure as ServerFailure: failure
-        case Admission.Refusal.overloaded: .overloaded
-        case Admission.Refusal.cancelled, is CancellationError: ServerFailure(status: 503, "the request was stopped")
-        case is TimedOut: ServerFailure(status: 504, "the image took too long")
-        case let error as ImagePipelineError: ServerFailure(error)
-        default: ServerFailure(status: 500, "the image could not be made")
+        case Admission.Refusal.overloaded(let retryAfter): .overloaded(retryAfter: retryAfter)
+        case Admission.Refusal.cancelled: ServerFailure(ImageFailure.stopped)
+        default: ServerFailure(ImageFailure(error))
         }
     }
 
-    struct TimedOut: Error {}
+    /// The response for `error`, logged with its detail: a 5xx as a warning, a refusal (4xx) as
+    /// information, a request shed by the admission at debug level (it is counted in `/metrics`; a
+    /// line each would add work just when there is too much). The client gets the failure's short
+    /// reason (and `Retry-After` with a 503); the error itself, which may name a path or carry a
+    /// library's message, goes only to the log.
+    func failureResponse(for error: any Error, path: String, logger: Logger) -> Response {
+        let failure = ThumbnailServer.failure(for: error)
+        let metadata: Logger.Metadata = ["path": "\(path)", "status": "\(failure.status)", "reason": "\(failure.reason)", "error": "\(error)"]
+        if case Admission.Refusal.overloaded = error {
+            logger.debug("request shed", metadata: metadata)
+        } else if failure.status >= 500 {
+            logger.warning("request failed", metadata: metadata)
+        } else {
+            logger.info("request refused", metadata: metadata)
+        }
+        var response = ThumbnailServer.text(failure.status, failure.reason, maxAge: configuration.errorCacheMaxAge)
+        if failure.status == 503 { response.headers[.retryAfter] = String(failure.retryAfter ?? 1) }
+        return response
+    }
+
+    /// The request's time ran out (504).
+    struct TimedOut: ImageFailureConvertible {
+        var imageFailure: ImageFailure { .timedOut }
+    }
 
     /// What ended `within`: the work, the time limit or the client.
     enum WorkOutcome<T: Sendable>: Sendable { case value(T), timedOut, clientGone }

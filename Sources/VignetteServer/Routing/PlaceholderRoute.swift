@@ -18,10 +18,8 @@ extension ThumbnailServer {
             let resolved = try await sources.resolve(order.source)
             let request = try resolved.request(ImageRecipe(width: 100, height: 100), limits: configuration.decodingLimits)
             let (pipeline, timeout) = (pipeline, configuration.requestTimeout)
-            let text = try await admission.run {
-                try await ThumbnailServer.within(timeout, unless: disconnect) {
-                    try await pipeline.image(for: request).placeholder(kind)
-                }
+            let text = try await ThumbnailServer.within(timeout, unless: disconnect) { [admission] in
+                try await admission.run { try await pipeline.image(for: request).placeholder(kind) }
             }
             let body = "{\"\(kind.rawValue)\":\"\(text)\"}"
             response = Response(
@@ -30,10 +28,7 @@ extension ThumbnailServer {
                           .contentLength: String(body.utf8.count)],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
         } catch {
-            let failure = ThumbnailServer.failure(for: error)
-            logger.info("placeholder request refused", metadata: ["path": "\(path)", "status": "\(failure.status)"])
-            response = ThumbnailServer.text(failure.status, failure.reason, maxAge: configuration.errorCacheMaxAge)
-            if failure.status == 503 { response.headers[.retryAfter] = "1" }
+            response = failureResponse(for: error, path: path, logger: logger)
         }
         metrics.responded(status: response.status.code, after: ContinuousClock.now - started)
         return response

@@ -1,11 +1,13 @@
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
+import LoopbackHTTPServer
 import Logging
 import NIOCore
 import NIOHTTP1
 import ServiceLifecycle
 import Testing
+import TestTiming
 import Vignette
 import VignetteServer
 
@@ -68,6 +70,66 @@ struct RunningServer {
         let response = try await client.execute(request, timeout: .seconds(60))
         let body = try await response.body.collect(upTo: 64 << 20)
         return Reply(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
+    }
+}
+
+extension RunningServer {
+    /// Runs `body` with an origin server of its own on 127.0.0.1, stopped afterwards whatever happens.
+    static func withOrigin(_ body: (LoopbackHTTPServer) async throws -> Void) async throws {
+        let origin = try await LoopbackHTTPServer.start()
+        do {
+            try await body(origin)
+        } catch {
+            await origin.stop()
+            throw error
+        }
+        await origin.stop()
+    }
+
+    /// `count` GETs at once, of `path(i)` for each i.
+    func burst(_ count: Int, _ path: @escaping @Sendable (Int) -> String) async throws -> [Reply] {
+        try await withThrowingTaskGroup(of: Reply.self) { group in
+            for index in 0..<count { group.addTask { try await get(path(index)) } }
+            var replies: [Reply] = []
+            for try await reply in group { replies.append(reply) }
+            return replies
+        }
+    }
+
+    /// Runs `body` against a server of one slot (`configure` applied), once its slot is held by a
+    /// request for a source that never finishes sending; `prepare` runs before. The held request
+    /// ends in 504 at the request timeout (10 s: on a loaded machine a request can take seconds to
+    /// reach the source), after `body`; then the slot serves again.
+    static func withSlotHeld(
+        _ configure: @escaping (inout ServerConfiguration) -> Void, prepare: (RunningServer) async throws -> Void = { _ in },
+        _ body: (RunningServer) async throws -> Void
+    ) async throws {
+        try await withOrigin { origin in
+            origin.setRoute("/stalled.jpg", Route(body: Array(repeating: 0, count: 1000), contentType: "image/jpeg", delivery: .stall))
+            try await RunningServer.with({
+                $0.maxConcurrentRequests = 1
+                $0.allowsLocalNetworks = true
+                $0.requestTimeout = .seconds(10)
+                configure(&$0)
+            }) { running in
+                try await prepare(running)
+                let stalled = Task { try await running.get("/insecure/rs:fit:32:32/plain/\(origin.url("/stalled.jpg"))@png") }
+                #expect(await eventually { origin.requests(for: "/stalled.jpg").count == 1 })
+                try await body(running)
+                let timedOut = try await stalled.value
+                #expect(timedOut.status == 504, "\(String(decoding: timedOut.body, as: UTF8.self))")
+                #expect(try await running.get("/insecure/rs:fit:32:32/plain/local:///orientation-3.jpg@png").status == 200)
+            }
+        }
+    }
+
+    /// Whether `/ready` answers 503 within a minute: a request arriving now would be refused.
+    func becomesUnready() async throws -> Bool {
+        for _ in 0..<30_000 {
+            if try await get("/ready").status == 503 { return true }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        return false
     }
 }
 
