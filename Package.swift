@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // HMAC-SHA256 and SHA-256 for AWS Signature Version 4 (s3:// sources); no AWS SDK is used.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
@@ -70,6 +71,7 @@ let package = Package(
                 "VignetteCodecs",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]),
         .target(
             name: "VignetteHTTP",
@@ -122,6 +124,8 @@ let package = Package(
                 "VignetteSupport",
                 "Vignette", "DataCacheWriter", "ChildProcess", "TestTiming", .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]),
         // A child process for the disk-cache crash test: writes entries until it is killed.
         .target(

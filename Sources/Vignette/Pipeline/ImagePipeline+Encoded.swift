@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Tracing
 
 extension ImagePipeline {
     /// `request`'s result encoded as `encoding`: the bytes a service sends.
@@ -19,16 +20,24 @@ extension ImagePipeline {
     /// image made on the way is not kept in the image cache.
     public func encodedImage(for request: ImageRequest, as encoding: OutputEncoding) async throws(ImagePipelineError) -> EncodedResponse {
         metrics.encodedRequests.increment()
+        return try await traced("vignette.encoded_image") { trace throws(ImagePipelineError) in
+            try await encodedImage(for: request, as: encoding, trace: trace)
+        }
+    }
+
+    func encodedImage(for request: ImageRequest, as encoding: OutputEncoding, trace: PipelineTrace?) async throws(ImagePipelineError) -> EncodedResponse {
         do {
             try checkValid()
-            let options = request.options
-            if let cache = configuration.encodedImageCache, !options.contains(.disableMemoryCacheReads),
-                !options.contains(.reloadIgnoringCachedData), let hit = cache[request, encoding]
-            {
-                metrics.encodedMemoryHits.increment()
-                return EncodedResponse(image: hit, cacheType: .memory)
+            if let cache = configuration.encodedImageCache, request.readsMemoryCache {
+                let hit = cache[request, encoding]
+                trace?.mark("vignette.cache.memory") { $0["vignette.cache.hit"] = hit != nil }
+                if let hit {
+                    metrics.encodedMemoryHits.increment()
+                    return EncodedResponse(image: hit, cacheType: .memory)
+                }
             }
-            let result = try await subscribe(to: { self.encodeWork(for: request, encoding: encoding) }, priority: request.priority, task: nil)
+            let result = try await subscribe(
+                to: { self.encodeWork(for: request, encoding: encoding, trace: trace) }, priority: request.priority, task: nil)
             switch result.cacheType {
             case .disk: metrics.encodedDiskHits.increment()
             case .shared: metrics.sharedHits.increment()
@@ -56,10 +65,11 @@ extension ImagePipeline {
         let cacheType: ImageResponse.CacheType?
     }
 
-    /// The shared work that finds or makes `request`'s result encoded as `encoding`.
-    func encodeWork(for request: ImageRequest, encoding: OutputEncoding) -> SharedWork<EncodeResult> {
+    /// The shared work that finds or makes `request`'s result encoded as `encoding`; a new node's
+    /// spans go under `trace`.
+    func encodeWork(for request: ImageRequest, encoding: OutputEncoding, trace: PipelineTrace?) -> SharedWork<EncodeResult> {
         let key = GraphKey(EncodedImageKey(request, encoding), request)
-        return node(in: \.encodes, key: key, priority: request.priority) { [self] work in
+        return node(in: \.encodes, key: key, priority: request.priority, trace: trace, kind: "encode") { [self] work in
             let options = request.options
             let diskKey = DiskKeys.encoded(request, encoding)
             let dataCache = configuration.dataCache
@@ -67,7 +77,11 @@ extension ImagePipeline {
             let writesDisk = !options.contains(.disableDiskCacheWrites) && configuration.dataCachePolicy.storesEncodedImage(hasProcessing: true)
             if let dataCache, readsDisk {
                 // Blocking disk I/O and a header read: on a pipeline thread, not the cooperative pool.
-                let found = try await work.run(on: disk) { ImagePipeline.encodedImage(in: dataCache.data(for: diskKey)) }
+                let found = try await work.run(on: disk, span: "vignette.cache.disk") { span in
+                    let found = ImagePipeline.encodedImage(in: dataCache.data(for: diskKey))
+                    span?.setLookup(hit: found != nil, content: "result")
+                    return found
+                }
                 if let found {
                     storeEncodedInMemory(found, for: request, encoding: encoding)
                     return EncodeResult(image: found, cacheType: .disk)
@@ -75,7 +89,11 @@ extension ImagePipeline {
             }
             if let sharedCache = configuration.sharedCache, readsDisk {
                 // The lookup may wait for the shared cache's timeout: on its own threads.
-                let found = try await work.run(on: shared) { ImagePipeline.encodedImage(in: sharedCache.entry(for: diskKey)?.data) }
+                let found = try await work.run(on: shared, span: "vignette.cache.shared") { span in
+                    let found = ImagePipeline.encodedImage(in: sharedCache.entry(for: diskKey)?.data)
+                    span?.setSharedLookup(hit: found != nil, content: "result", layer: sharedCache.layerName)
+                    return found
+                }
                 if let found {
                     storeEncodedInMemory(found, for: request, encoding: encoding)
                     if let dataCache, writesDisk { dataCache.storeData(found.data, for: diskKey) }
@@ -85,22 +103,23 @@ extension ImagePipeline {
             let limits = request.limits(within: configuration.decodingLimits)
             let encoded: EncodedImage
             if let cached = cachedImage(for: request), !cached.isPreview {
-                encoded = try await work.run(on: self.encoding) { [metrics] () throws -> EncodedImage in
+                encoded = try await work.run(on: self.encoding, span: "vignette.encode") { [metrics] span throws -> EncodedImage in
                     metrics.encodes.increment()
-                    return try ImagePipeline.encode(cached.image, as: encoding, limits: limits)
+                    return try ImagePipeline.encode(cached.image, as: encoding, limits: limits, span: span)
                 }
             } else if request.processors.isEmpty, encoding.maxBytes == 0, let thumbnail = request.thumbnail {
                 // A thumbnail and nothing else: decoded, resized and encoded in one libvips pass
                 // (the thumbnail is never held in memory in between), on a decoding thread.
-                let data = try await work.value(of: loadWork(for: request))
-                encoded = try await work.run(on: decoding) { [self] cancellation in
-                    try encodedThumbnail(data, thumbnail: thumbnail, as: encoding, limits: limits, cancellation: cancellation)
+                let data = try await work.value(of: loadWork(for: request, trace: work.trace))
+                encoded = try await work.run(on: decoding, span: "vignette.decode_encode") { [self] cancellation, span in
+                    try encodedThumbnail(data, thumbnail: thumbnail, as: encoding, limits: limits, cancellation: cancellation, span: span)
                 }
             } else {
-                let container = try await work.value(of: imageWork(for: request, processorCount: request.processors.count))
-                encoded = try await work.run(on: self.encoding) { [metrics] () throws -> EncodedImage in
+                let container = try await work.value(
+                    of: imageWork(for: request, processorCount: request.processors.count, trace: work.trace))
+                encoded = try await work.run(on: self.encoding, span: "vignette.encode") { [metrics] span throws -> EncodedImage in
                     metrics.encodes.increment()
-                    return try ImagePipeline.encode(container.image, as: encoding, limits: limits)
+                    return try ImagePipeline.encode(container.image, as: encoding, limits: limits, span: span)
                 }
             }
             storeEncodedInMemory(encoded, for: request, encoding: encoding)
@@ -121,29 +140,38 @@ extension ImagePipeline {
 
     /// `image` encoded in the format `encoding` picks for it; under `encoding.maxBytes`, at the
     /// highest quality (at most the format's own) whose result fits, found by bisection, or the
-    /// smallest result when none fits.
-    static func encode(_ image: Image, as encoding: OutputEncoding, limits: DecodingLimits) throws(ImagePipelineError) -> EncodedImage {
+    /// smallest result when none fits. `span` receives the encode's attributes.
+    static func encode(
+        _ image: Image, as encoding: OutputEncoding, limits: DecodingLimits, span: (any Span)? = nil
+    ) throws(ImagePipelineError) -> EncodedImage {
         let format = encoding.format(for: image)
         do throws(ImagingError) {
             var data = try ImageEncoder.encode(image, as: format, limits: limits)
+            var chosenQuality = format.lossyQuality
             if encoding.maxBytes > 0, data.count > encoding.maxBytes, let quality = format.lossyQuality, quality > 1 {
                 // The smallest result so far, and the quality range still to try.
                 var (low, high) = (1, quality - 1)
-                var smallest = data
+                var smallest = (data: data, quality: quality)
                 while low <= high {
                     let middle = (low + high + 1) / 2
                     let attempt = try ImageEncoder.encode(image, as: format.with(quality: middle), limits: limits)
-                    if attempt.count < smallest.count { smallest = attempt }
+                    if attempt.count < smallest.data.count { smallest = (attempt, middle) }
                     if attempt.count <= encoding.maxBytes {
                         data = attempt
+                        chosenQuality = middle
                         low = middle + 1
                     } else {
                         high = middle - 1
                     }
                 }
-                if data.count > encoding.maxBytes { data = smallest }
+                if data.count > encoding.maxBytes {
+                    data = smallest.data
+                    chosenQuality = smallest.quality
+                }
             }
-            return EncodedImage(data: data, format: format.format, width: image.width, height: image.height)
+            let encoded = EncodedImage(data: data, format: format.format, width: image.width, height: image.height)
+            span?.setEncoded(encoded, quality: chosenQuality)
+            return encoded
         } catch {
             throw .encodingFailed(error)
         }
@@ -153,7 +181,8 @@ extension ImagePipeline {
     /// when `cancellation` is cancelled. Bad encoding options are `encodingFailed`; everything else
     /// that goes wrong is the decode's (the saver is what pulls the pixels).
     func encodedThumbnail(
-        _ data: Data, thumbnail: ThumbnailOptions, as encoding: OutputEncoding, limits: DecodingLimits, cancellation: ImagingCancellation
+        _ data: Data, thumbnail: ThumbnailOptions, as encoding: OutputEncoding, limits: DecodingLimits, cancellation: ImagingCancellation,
+        span: (any Span)? = nil
     ) throws -> EncodedImage {
         metrics.decodes.increment()
         metrics.encodes.increment()
@@ -166,8 +195,13 @@ extension ImagePipeline {
                 return format
             }
             // The encoder asked for the format before it wrote a byte.
-            guard let format = chosen?.format else { throw ImagingError(.invalidArgument, "no output format was chosen") }
-            return EncodedImage(data: bytes, format: format, width: made.image.width, height: made.image.height)
+            guard let chosen else { throw ImagingError(.invalidArgument, "no output format was chosen") }
+            let encoded = EncodedImage(data: bytes, format: chosen.format, width: made.image.width, height: made.image.height)
+            if let span {
+                span.setDecoded(source: made.source, bytes: data.count, image: made.image, route: made.route)
+                span.setEncoded(encoded, quality: chosen.lossyQuality)
+            }
+            return encoded
         } catch let error where error.kind == .cancelled {
             graph.withLock { $0.decodesStopped += 1 }
             metrics.decodesStopped.increment()
