@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -21,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // OTLP export of the server's traces (`vignette serve --otel-endpoint`); over HTTP only, so
+        // the gRPC exporter and its dependencies are not built.
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // HMAC-SHA256 and SHA-256 for AWS Signature Version 4 (s3:// sources); no AWS SDK is used.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
@@ -99,6 +102,7 @@ let package = Package(
                 "VignetteSupport",
                 "Vignette", "VignetteHTTP", "VignetteServer", "VignetteRedis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "OTel", package: "swift-otel"),
             ]),
         .executableTarget(
             name: "VignetteBench", dependencies: ["Vignette", "VignetteHTTP", "VignetteRedis", "LoopbackHTTPServer"],
@@ -135,6 +139,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
