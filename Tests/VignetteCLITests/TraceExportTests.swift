@@ -1,5 +1,4 @@
 import AsyncHTTPClient
-import ChildProcess
 import Foundation
 import LoopbackHTTPServer
 import Testing
@@ -34,25 +33,15 @@ struct TraceExportTests {
     /// `paths` in turn (each must answer 200), stops it with SIGTERM and expects exit 0: the
     /// exporter sends what it holds as the server shuts down.
     func serve(_ arguments: [String], environment: [String: String], paths: [String]) async throws {
-        let process = try CLI.start(
-            ["serve", "--bind", "127.0.0.1:0", "--root", CLI.fixtures.path] + arguments, environment: environment)
-        defer { process.send(SIGKILL) }
-        let listening = try #require(await process.line(inStandardErrorStartingWith: "vignette: listening on http://127.0.0.1:"))
-        let port = try #require(Int(listening.split(separator: ":").last ?? ""))
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        do {
+        let (result, killed) = try await CLI.serving(
+            ["--bind", "127.0.0.1:0", "--root", CLI.fixtures.path] + arguments, environment: environment
+        ) { client, server in
             for path in paths {
-                let response = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(60))
+                let response = try await client.execute(HTTPClientRequest(url: server + path), timeout: .seconds(60))
                 _ = try await response.body.collect(upTo: 1 << 24)
                 #expect(response.status.code == 200, "\(path)")
             }
-        } catch {
-            try? await client.shutdown()
-            throw error
         }
-        try await client.shutdown()
-        process.send(SIGTERM)
-        let (result, killed) = await CLI.finish(process, killAfter: .seconds(60))
         #expect(!killed && !result.killedBySignal && result.status == 0, "\(result.status) \(result.stderr)")
     }
 
