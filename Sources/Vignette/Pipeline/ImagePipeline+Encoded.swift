@@ -20,6 +20,8 @@ extension ImagePipeline {
     /// image made on the way is not kept in the image cache.
     public func encodedImage(for request: ImageRequest, as encoding: OutputEncoding) async throws(ImagePipelineError) -> EncodedResponse {
         metrics.encodedRequests.increment()
+        // Untraced, a direct call: a memory hit costs what it did before tracing existed.
+        guard tracer != nil else { return try await encodedImage(for: request, as: encoding, trace: nil) }
         return try await traced("vignette.encoded_image") { trace throws(ImagePipelineError) in
             try await encodedImage(for: request, as: encoding, trace: trace)
         }

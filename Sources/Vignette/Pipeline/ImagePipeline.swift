@@ -164,6 +164,7 @@ public final class ImagePipeline: Sendable {
 
     func response(for request: ImageRequest, task: ImageTask?) async throws(ImagePipelineError) -> ImageResponse {
         metrics.imageRequests.increment()
+        guard tracer != nil else { return try await response(for: request, task: task, trace: nil) }
         return try await traced("vignette.image") { trace throws(ImagePipelineError) in
             try await response(for: request, task: task, trace: trace)
         }
