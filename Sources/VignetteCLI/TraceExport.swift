@@ -19,11 +19,19 @@ enum TraceExport {
     /// The variables that name a collector.
     static let endpointVariables = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"]
 
-    /// Checks `--otel-endpoint`: an http(s) URL.
-    static func validate(endpoint: String?) throws {
-        guard let endpoint else { return }
-        guard let url = URL(string: endpoint), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
-            throw ValidationError("--otel-endpoint takes an http(s) URL, got \(endpoint)")
+    /// Checks `--otel-endpoint` (an http(s) URL) and, when an export is asked for, the protocol
+    /// the environment names: OTLP/gRPC is not built in, and swift-otel stops the process when
+    /// asked for it, so it is refused here as a usage error.
+    static func validate(endpoint: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        if let endpoint {
+            guard let url = URL(string: endpoint), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                throw ValidationError("--otel-endpoint takes an http(s) URL, got \(endpoint)")
+            }
+        }
+        guard endpoint != nil || endpointVariables.contains(where: { !(environment[$0] ?? "").isEmpty }) else { return }
+        let variable = ["OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL"].first { !(environment[$0] ?? "").isEmpty }
+        if let variable, let value = environment[variable], value.lowercased() == "grpc" {
+            throw ValidationError("\(variable)=grpc: traces are exported over HTTP only (http/protobuf or http/json)")
         }
     }
 

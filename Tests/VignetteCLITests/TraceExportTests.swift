@@ -120,11 +120,15 @@ struct TraceExportTests {
         #expect(!bytes.contains(Array("unknown_service".utf8)))
     }
 
-    @Test("--otel-endpoint must be an http(s) URL: a usage error")
+    @Test("--otel-endpoint must be an http(s) URL, and OTLP/gRPC is refused (not built in): usage errors")
     func badEndpoint() async throws {
         for endpoint in ["collector:4318", "ftp://127.0.0.1:4318", "http://"] {
             let result = try await CLI.run(["serve", "--otel-endpoint", endpoint])
             #expect(result.status == 2, "\(endpoint): \(result.stderr)")
+        }
+        for variable in ["OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"] {
+            let result = try await CLI.run(["serve", "--otel-endpoint", "http://127.0.0.1:4318"], environment: [variable: "grpc"])
+            #expect(result.status == 2 && result.stderr.contains("\(variable)=grpc"), "\(result.stderr)")
         }
     }
 }
