@@ -154,7 +154,12 @@ let package = Package(
             ]),
         .executableTarget(name: "DataCacheWriter", dependencies: ["Vignette"], path: "Tests/DataCacheWriter"),
         .testTarget(
-            name: "VignetteHTTPTests", dependencies: ["VignetteSupport", "VignetteHTTP", "LoopbackHTTPServer", "TestTiming", "S3TestServer", "ChildProcess"],
+            name: "VignetteHTTPTests",
+            dependencies: [
+                "VignetteSupport", "VignetteHTTP", "LoopbackHTTPServer", "TestTiming", "S3TestServer", "ChildProcess",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
             // botocore's signatures, the reference the SigV4 tests compare with (run with .venv-test's Python).
             exclude: ["S3/sigv4_reference.py"]),
         .testTarget(
