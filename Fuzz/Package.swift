@@ -12,7 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
-        .target(name: "FuzzSupport", dependencies: [.product(name: "VignetteCodecs", package: "Vignette")]),
+        .target(name: "FuzzSupport"),
         .executableTarget(name: "FuzzProbe", dependencies: ["FuzzSupport", .product(name: "VignetteCodecs", package: "Vignette")]),
         .executableTarget(name: "FuzzThumbnail", dependencies: ["FuzzSupport", .product(name: "VignetteCodecs", package: "Vignette")]),
         .executableTarget(name: "FuzzProgressive", dependencies: ["FuzzSupport", .product(name: "VignetteCodecs", package: "Vignette")]),

@@ -89,8 +89,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The image wm/watermark URLs draw, decoded once at start (env VIGNETTE_WATERMARK or IMGPROXY_WATERMARK_PATH).", valueName: "FILE"))
     var watermark: String?
 
+    @Option(help: ArgumentHelp("Export traces as OTLP over HTTP to this collector (spans go to URL/v1/traces; env OTEL_EXPORTER_OTLP_ENDPOINT; OTEL_SERVICE_NAME names the service, default vignette).", valueName: "URL"))
+    var otelEndpoint: String?
+
     func validate() throws {
         _ = try settings()
+        try TraceExport.validate(endpoint: otelEndpoint)
     }
 
     /// The flags, each falling back to its environment variable, checked.
@@ -156,6 +160,8 @@ struct ServeCommand: AsyncParsableCommand {
         // Two malloc arenas: with glibc's default, RSS kept creeping up under a long diverse load
         // (measured: docs/performance.md).
         ImagingRuntime.limitMallocArenas(to: 2)
+        // Before the server: its pipeline and its request spans take the tracer bootstrapped here.
+        let traceExport = try TraceExport.bootstrap(endpoint: otelEndpoint)
         let server = try ThumbnailServer(configuration: configuration)
         // Under load the pipeline makes one image per core at once: one libvips thread each
         // (measured on the diverse load at 8 connections: 10 % more requests a second, 5 % less
@@ -164,7 +170,7 @@ struct ServeCommand: AsyncParsableCommand {
         let shutdown = Duration.seconds(try Self.shutdownSeconds(shutdownTimeout))
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         do {
-            try await server.run(shutdownTimeout: shutdown) { port in
+            try await server.run(shutdownTimeout: shutdown, alongside: traceExport.map { [$0] } ?? []) { port in
                 Console.error("listening on http://\(host):\(port)")
             }
         } catch {

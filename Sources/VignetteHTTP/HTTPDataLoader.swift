@@ -107,7 +107,7 @@ public final class HTTPDataLoader: DataLoading {
                 etag: fresh?.etag ?? cached.metadata.etag, lastModified: fresh?.lastModified ?? cached.metadata.lastModified,
                 expiresAt: fresh?.expiresAt)
             context.received(cached.data, Int64(cached.data.count))
-            return LoadedData(data: cached.data, metadata: metadata, isNotModified: true)
+            return LoadedData(data: cached.data, metadata: metadata, isNotModified: true, statusCode: status)
         }
         var data = Data()
         if status == 206, let partial, Self.contentRangeStart(response.headers) == partial.data.count {
@@ -120,7 +120,7 @@ public final class HTTPDataLoader: DataLoading {
         let body = try await receiveBody(of: response, after: data, url: address, context: context, resumable: target.s3 == nil)
         return LoadedData(
             data: body, metadata: CacheHeaders.metadata(of: response.headers, now: now),
-            mayBeStored: !CacheHeaders.forbidsStoring(response.headers))
+            mayBeStored: !CacheHeaders.forbidsStoring(response.headers), statusCode: status)
     }
 
     /// The request to `target`: the User-Agent, the configured headers, and an S3 request's signature.

@@ -6,6 +6,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import Tracing
 import Vignette
 import VignetteHTTP
 import VignetteRedis
@@ -76,9 +77,15 @@ public final class ThumbnailServer: Sendable {
     }
 
     /// The Hummingbird application: bind it and run it (`runService()`), or hand it to your own
-    /// `ServiceGroup`. `onRunning` receives the bound port (useful with port 0).
+    /// `ServiceGroup`. `onRunning` receives the bound port (useful with port 0). When a tracer is
+    /// bootstrapped (`InstrumentationSystem`), each request is a span (Hummingbird's
+    /// `TracingMiddleware`, continuing a `traceparent` the client sent) with the pipeline's spans
+    /// under it.
     public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         let router = Router(context: ServerRequestContext.self)
+        if !(InstrumentationSystem.tracer is NoOpTracer) {
+            router.middlewares.add(TracingMiddleware())
+        }
         addRoutes(to: router)
         return Application(
             router: router,
@@ -126,10 +133,17 @@ public final class ThumbnailServer: Sendable {
     }
 
     /// Runs until SIGTERM or SIGINT: then stops accepting, lets the requests in flight finish (up
-    /// to `shutdownTimeout`), writes the disk cache's staged entries, and returns.
-    public func run(shutdownTimeout: Duration = .seconds(10), onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        var groupConfiguration = ServiceGroupConfiguration(
-            services: [application(onRunning: onRunning)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+    /// to `shutdownTimeout`), writes the disk cache's staged entries, and returns. `services` run
+    /// in the same group (a trace exporter, say) and are shut down after the server, so they
+    /// still see the last requests' work.
+    public func run(
+        shutdownTimeout: Duration = .seconds(10), alongside services: [any Service] = [],
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws {
+        // A group shuts its services down in reverse order: the server first.
+        var all = services
+        all.append(application(onRunning: onRunning))
+        var groupConfiguration = ServiceGroupConfiguration(services: all, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = shutdownTimeout
         try await ServiceGroup(configuration: groupConfiguration).run()
         await pipeline.flushDiskCache()

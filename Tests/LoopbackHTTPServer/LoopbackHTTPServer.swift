@@ -72,10 +72,10 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     /// Records `head` and returns its route and how many responses that path had before.
-    func route(for head: HTTPRequestHead) -> (Route?, Int) {
+    func route(for head: HTTPRequestHead, body: [UInt8]) -> (Route?, Int) {
         state.withLockedValue { state in
             state.requests.append(RecordedRequest(
-                method: head.method.rawValue, path: head.uri, headers: head.headers.map { ($0.name, $0.value) }))
+                method: head.method.rawValue, path: head.uri, headers: head.headers.map { ($0.name, $0.value) }, body: body))
             let index = state.served[head.uri, default: 0]
             state.served[head.uri] = index + 1
             return (state.routes[head.uri], index)

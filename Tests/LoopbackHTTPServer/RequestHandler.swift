@@ -8,22 +8,25 @@ final class RequestHandler: ChannelInboundHandler {
 
     private let server: LoopbackHTTPServer
     private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
 
     init(server: LoopbackHTTPServer) { self.server = server }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head(let head): self.head = head
-        case .body: break
+        case .head(let head):
+            self.head = head
+            body = []
+        case .body(let part): body += part.readableBytesView
         case .end:
             guard let head else { return }
             self.head = nil
-            respond(to: head, context: context)
+            respond(to: head, body: body, context: context)
         }
     }
 
-    private func respond(to request: HTTPRequestHead, context: ChannelHandlerContext) {
-        let (route, index) = server.route(for: request)
+    private func respond(to request: HTTPRequestHead, body requestBody: [UInt8], context: ChannelHandlerContext) {
+        let (route, index) = server.route(for: request, body: requestBody)
         guard let route else { return send(.status(404), status: 404, body: Array("no route\n".utf8), context: context) }
         var headers: [(String, String)] = route.headers
         if let etag = route.etag { headers.append(("ETag", etag)) }

@@ -63,6 +63,8 @@ public struct RecordedRequest: Sendable {
     public var method: String
     public var path: String
     public var headers: [(String, String)]
+    /// The request's body (a POST's), empty for none.
+    public var body: [UInt8]
 
     /// The first value of header `name` (case-insensitive).
     public func header(_ name: String) -> String? {

@@ -15,27 +15,18 @@ struct ServeCommandTests {
 
     @Test("serves imgproxy URLs on the port it prints, and exits 0 on SIGTERM")
     func serveAndStop() async throws {
-        let process = try CLI.start(["serve", "--bind", "127.0.0.1:0", "--root", CLI.fixtures.path, "--preset", "small=rs:fit:50:50"])
-        defer { process.send(SIGKILL) }
-        let listening = try #require(try await line(startingWith: "vignette: listening on http://127.0.0.1:", in: process))
-        let port = try #require(Int(listening.split(separator: ":").last ?? ""))
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        do {
-            let request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/insecure/pr:small/plain/local:///baseline.jpg@png")
+        let (result, killed) = try await CLI.serving(
+            ["--bind", "127.0.0.1:0", "--root", CLI.fixtures.path, "--preset", "small=rs:fit:50:50"]
+        ) { client, server in
+            let request = HTTPClientRequest(url: server + "/insecure/pr:small/plain/local:///baseline.jpg@png")
             let response = try await client.execute(request, timeout: .seconds(60))
             let body = try await response.body.collect(upTo: 1 << 24)
             #expect(response.status.code == 200)
             let info = try ImageDecoder().probe(Data(body.readableBytesView))
             #expect(info.format == .png && info.width == 50 && info.height == 38)
-            let missing = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/_/w:10/plain/local:///absent.jpg"), timeout: .seconds(60))
+            let missing = try await client.execute(HTTPClientRequest(url: server + "/_/w:10/plain/local:///absent.jpg"), timeout: .seconds(60))
             #expect(missing.status.code == 404)
-        } catch {
-            try? await client.shutdown()
-            throw error
         }
-        try await client.shutdown()
-        process.send(SIGTERM)
-        let (result, killed) = await CLI.finish(process, killAfter: .seconds(60))
         #expect(!killed && !result.killedBySignal && result.status == 0, "\(result.status) \(result.stderr)")
     }
 

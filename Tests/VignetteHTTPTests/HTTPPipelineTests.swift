@@ -1,6 +1,8 @@
 import Foundation
+import InMemoryTracing
 import LoopbackHTTPServer
 import Testing
+import Tracing
 import Vignette
 import VignetteHTTP
 
@@ -19,6 +21,29 @@ import VignetteHTTP
             let (a, b) = try await (first, second)
             #expect(a.width == 640 && max(b.width, b.height) == 64)
             #expect(server.requests(for: "/a.jpg").count == 1)
+        }
+    }
+
+    @Test("the fetch's span carries the bytes and the response's status: 200, then 304 when the expired entry is revalidated")
+    func fetchSpans() async throws {
+        let original = try Files.fixture("baseline.jpg")
+        let folder = try Files.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try await withServer { server in
+            server.setRoute("/stale.jpg", Route(body: original, headers: [("Cache-Control", "max-age=0")], etag: "\"e1\""))
+            var statuses: [SpanAttribute?] = []
+            for _ in 0..<2 {
+                let tracer = InMemoryTracer()
+                let cache = try DataCache(path: folder)
+                var configuration = ImagePipeline.Configuration(dataLoader: makeLoader(), imageCache: nil, dataCache: cache)
+                configuration.tracer = tracer
+                _ = try await ImagePipeline(configuration: configuration).data(for: ImageRequest(url: URL(string: server.url("/stale.jpg"))!))
+                await cache.flush()
+                let fetch = try #require(tracer.finishedSpans.first { $0.operationName == "vignette.fetch" })
+                #expect(fetch.attributes.get("vignette.fetch.bytes") == .int64(Int64(original.count)))
+                statuses.append(fetch.attributes.get("http.response.status_code"))
+            }
+            #expect(statuses == [.int64(200), .int64(304)])
         }
     }
 

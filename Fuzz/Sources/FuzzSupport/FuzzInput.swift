@@ -6,7 +6,6 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import VignetteCodecs
 
 /// A fuzz target's entry: libFuzzer's `LLVMFuzzerTestOneInput` signature.
 public typealias FuzzTarget = @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
@@ -44,7 +43,7 @@ public enum FuzzInput {
     public static func replay(_ paths: some Sequence<String>, through target: FuzzTarget) {
         var count = 0
         for path in paths {
-            guard let data = try? InputFile.read(path, limits: .unlimited) else {
+            guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
                 print("cannot read \(path)")
                 continue
             }

@@ -53,13 +53,19 @@ public struct LoadedData: Sendable {
     /// False when the source forbids keeping the bytes (`Cache-Control: no-store`): the pipeline
     /// does not put them in the disk cache.
     public var mayBeStored: Bool
+    /// The status of the response the bytes came in (200, 206, 304), for the fetch's span; nil
+    /// when the source is not HTTP.
+    public var statusCode: Int?
 
     /// What a loader hands back.
-    public init(data: Data, metadata: ResponseMetadata? = nil, isNotModified: Bool = false, mayBeStored: Bool = true) {
+    public init(
+        data: Data, metadata: ResponseMetadata? = nil, isNotModified: Bool = false, mayBeStored: Bool = true, statusCode: Int? = nil
+    ) {
         self.data = data
         self.metadata = metadata
         self.isNotModified = isNotModified
         self.mayBeStored = mayBeStored
+        self.statusCode = statusCode
     }
 }
 

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CoreMetrics
 import Logging
+import Tracing
 
 extension ImagePipeline {
     /// What a pipeline is made of and how much it does at once.
@@ -49,6 +50,13 @@ extension ImagePipeline {
         /// factory the application bootstrapped with `MetricsSystem.bootstrap`, which is no-op
         /// (and free) when it bootstrapped none.
         public var metricsFactory: (any MetricsFactory)?
+        /// Where the pipeline's spans go (swift-distributed-tracing): a span for each call, under
+        /// the caller's task-local `ServiceContext`, with a child for each stage the request passes
+        /// (cache lookups, fetch, queue waits, decode, processing, encode; see the Vignette
+        /// documentation for their names and attributes). nil for the tracer the application
+        /// bootstrapped with `InstrumentationSystem.bootstrap` by the time the pipeline is made;
+        /// when that is the no-op tracer (none was bootstrapped), the pipeline makes no span at all.
+        public var tracer: (any Tracer)?
         /// Decode previews from partial data while it arrives (progressive JPEG, WebP) and deliver
         /// them as `ImageTask` preview events (off by default).
         public var isProgressiveDecodingEnabled: Bool
@@ -84,6 +92,7 @@ extension ImagePipeline {
             encodingConcurrency = max(1, cores / 2)
             self.decodingLimits = decodingLimits
             logger = Logger(label: "vignette.pipeline")
+            tracer = nil
             isProgressiveDecodingEnabled = false
             progressiveDecodingInterval = .milliseconds(500)
             isStoringPreviewsInMemoryCache = true

@@ -8,7 +8,7 @@ extension ImagePipeline {
     /// An encoded processed image from the disk cache: read on the disk stage (blocking I/O stays
     /// off Swift's cooperative pool), decoded on a decoding thread: no original bytes, no
     /// processing. Concurrent requests for one key share the read and the decode.
-    func processedImageFromDisk(for request: ImageRequest, task: ImageTask?) async throws -> ImageContainer? {
+    func processedImageFromDisk(for request: ImageRequest, task: ImageTask?, trace: PipelineTrace?) async throws -> ImageContainer? {
         let options = request.options
         guard let dataCache = configuration.dataCache, request.hasProcessing,
             configuration.dataCachePolicy.storesEncodedImage(hasProcessing: true),
@@ -18,9 +18,16 @@ extension ImagePipeline {
         let key = GraphKey(ImageKey(imageID: "\u{0}disk|" + diskKey, thumbnail: nil, processors: []), request)
         let limits = request.limits(within: configuration.decodingLimits)
         return try await subscribe(to: {
-            self.node(in: \.diskImages, key: key, priority: request.priority) { [self] work in
-                guard let data = try await work.run(on: disk, { dataCache.data(for: diskKey) }) else { return nil }
-                return try await work.run(on: decoding) { try ImagePipeline.decode(data, thumbnail: nil, limits: limits) }
+            self.node(in: \.diskImages, key: key, priority: request.priority, trace: trace, kind: "disk") { [self] work in
+                let found = try await work.run(on: disk, span: "vignette.cache.disk") { span in
+                    let data = dataCache.data(for: diskKey)
+                    span?.setLookup(hit: data != nil, content: "processed")
+                    return data
+                }
+                guard let data = found else { return nil }
+                return try await work.run(on: decoding, span: "vignette.decode") { span in
+                    try ImagePipeline.decode(data, thumbnail: nil, limits: limits, span: span)
+                }
             }
         }, priority: request.priority, task: task)
     }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Tracing
 
 extension ImagePipeline {
     /// `request`'s result encoded as `encoding`: the bytes a service sends.
@@ -19,17 +20,27 @@ extension ImagePipeline {
     /// image made on the way is not kept in the image cache.
     public func encodedImage(for request: ImageRequest, as encoding: OutputEncoding) async throws(ImagePipelineError) -> EncodedResponse {
         metrics.encodedRequests.increment()
+        // Untraced, a direct call: a memory hit costs what it did before tracing existed.
+        guard tracer != nil else { return try await encodedImage(for: request, as: encoding, trace: nil) }
+        return try await traced("vignette.encoded_image") { trace throws(ImagePipelineError) in
+            try await encodedImage(for: request, as: encoding, trace: trace)
+        }
+    }
+
+    func encodedImage(for request: ImageRequest, as encoding: OutputEncoding, trace: PipelineTrace?) async throws(ImagePipelineError) -> EncodedResponse {
         do {
             try checkValid()
             try check(request)
-            let options = request.options
-            if let cache = configuration.encodedImageCache, !options.contains(.disableMemoryCacheReads),
-                !options.contains(.reloadIgnoringCachedData), let hit = cache[request, encoding]
-            {
-                metrics.encodedMemoryHits.increment()
-                return EncodedResponse(image: hit, cacheType: .memory)
+            if let cache = configuration.encodedImageCache, request.readsMemoryCache {
+                let hit = cache[request, encoding]
+                trace?.mark("vignette.cache.memory") { $0["vignette.cache.hit"] = hit != nil }
+                if let hit {
+                    metrics.encodedMemoryHits.increment()
+                    return EncodedResponse(image: hit, cacheType: .memory)
+                }
             }
-            let result = try await subscribe(to: { self.encodeWork(for: request, encoding: encoding) }, priority: request.priority, task: nil)
+            let result = try await subscribe(
+                to: { self.encodeWork(for: request, encoding: encoding, trace: trace) }, priority: request.priority, task: nil)
             switch result.cacheType {
             case .disk: metrics.encodedDiskHits.increment()
             case .shared: metrics.sharedHits.increment()
@@ -57,10 +68,11 @@ extension ImagePipeline {
         let cacheType: ImageResponse.CacheType?
     }
 
-    /// The shared work that finds or makes `request`'s result encoded as `encoding`.
-    func encodeWork(for request: ImageRequest, encoding: OutputEncoding) -> SharedWork<EncodeResult> {
+    /// The shared work that finds or makes `request`'s result encoded as `encoding`; a new node's
+    /// spans go under `trace`.
+    func encodeWork(for request: ImageRequest, encoding: OutputEncoding, trace: PipelineTrace?) -> SharedWork<EncodeResult> {
         let key = GraphKey(EncodedImageKey(request, encoding), request)
-        return node(in: \.encodes, key: key, priority: request.priority) { [self] work in
+        return node(in: \.encodes, key: key, priority: request.priority, trace: trace, kind: "encode") { [self] work in
             let options = request.options
             let diskKey = DiskKeys.encoded(request, encoding)
             let dataCache = configuration.dataCache
@@ -68,7 +80,11 @@ extension ImagePipeline {
             let writesDisk = !options.contains(.disableDiskCacheWrites) && configuration.dataCachePolicy.storesEncodedImage(hasProcessing: true)
             if let dataCache, readsDisk {
                 // Blocking disk I/O and a header read: on a pipeline thread, not the cooperative pool.
-                let found = try await work.run(on: disk) { ImagePipeline.encodedImage(in: dataCache.data(for: diskKey)) }
+                let found = try await work.run(on: disk, span: "vignette.cache.disk") { span in
+                    let found = ImagePipeline.encodedImage(in: dataCache.data(for: diskKey))
+                    span?.setLookup(hit: found != nil, content: "result")
+                    return found
+                }
                 if let found {
                     storeEncodedInMemory(found, for: request, encoding: encoding)
                     return EncodeResult(image: found, cacheType: .disk)
@@ -76,7 +92,11 @@ extension ImagePipeline {
             }
             if let sharedCache = configuration.sharedCache, readsDisk {
                 // The lookup may wait for the shared cache's timeout: on its own threads.
-                let found = try await work.run(on: shared) { ImagePipeline.encodedImage(in: sharedCache.entry(for: diskKey)?.data) }
+                let found = try await work.run(on: shared, span: "vignette.cache.shared") { span in
+                    let found = ImagePipeline.encodedImage(in: sharedCache.entry(for: diskKey)?.data)
+                    span?.setSharedLookup(hit: found != nil, content: "result", layer: sharedCache.layerName)
+                    return found
+                }
                 if let found {
                     storeEncodedInMemory(found, for: request, encoding: encoding)
                     if let dataCache, writesDisk { dataCache.storeData(found.data, for: diskKey) }
@@ -89,26 +109,26 @@ extension ImagePipeline {
             let mayKeepFrames = encoding.animatedFormat != nil && request.thumbnail?.frames == .all
             let encoded: EncodedImage
             if !mayKeepFrames, let cached = cachedImage(for: request), !cached.isPreview {
-                encoded = try await work.run(on: self.encoding) { [metrics] () throws -> EncodedImage in
+                encoded = try await work.run(on: self.encoding, span: "vignette.encode") { [metrics] span throws -> EncodedImage in
                     metrics.encodes.increment()
-                    return try ImagePipeline.encode(cached.image, as: encoding, limits: limits)
+                    return try ImagePipeline.encode(cached.image, as: encoding, limits: limits, span: span)
                 }
             } else {
                 var made: EncodedImage?
                 var loaded: Data?
                 if let thumbnail = request.thumbnail, onePass || mayKeepFrames {
-                    let data = try await work.value(of: loadWork(for: request))
+                    let data = try await work.value(of: loadWork(for: request, trace: work.trace))
                     loaded = data
                     if mayKeepFrames, Animation.mightBeAnimated(prefix: data.prefix(21)) {
-                        made = try await work.run(on: decoding) { [self] cancellation in
-                            try encodedAnimation(data, request: request, as: encoding, limits: limits, cancellation: cancellation)
+                        made = try await work.run(on: decoding, span: "vignette.decode_encode") { [self] cancellation, span in
+                            try encodedAnimation(data, request: request, as: encoding, limits: limits, cancellation: cancellation, span: span)
                         }
                     }
                     if made == nil, onePass {
                         // A thumbnail and nothing else: decoded, resized and encoded in one libvips
                         // pass (the thumbnail is never held in memory in between), on a decoding thread.
-                        made = try await work.run(on: decoding) { [self] cancellation in
-                            try encodedThumbnail(data, thumbnail: thumbnail, as: encoding, limits: limits, cancellation: cancellation)
+                        made = try await work.run(on: decoding, span: "vignette.decode_encode") { [self] cancellation, span in
+                            try encodedThumbnail(data, thumbnail: thumbnail, as: encoding, limits: limits, cancellation: cancellation, span: span)
                         }
                     }
                 }
@@ -116,10 +136,11 @@ extension ImagePipeline {
                     encoded = made
                 } else {
                     // The image node (decode, then each processor), given the bytes loaded here.
-                    let container = try await work.value(of: imageWork(for: request, processorCount: request.processors.count, loaded: loaded))
-                    encoded = try await work.run(on: self.encoding) { [metrics] () throws -> EncodedImage in
+                    let container = try await work.value(
+                        of: imageWork(for: request, processorCount: request.processors.count, loaded: loaded, trace: work.trace))
+                    encoded = try await work.run(on: self.encoding, span: "vignette.encode") { [metrics] span throws -> EncodedImage in
                         metrics.encodes.increment()
-                        return try ImagePipeline.encode(container.image, as: encoding, limits: limits)
+                        return try ImagePipeline.encode(container.image, as: encoding, limits: limits, span: span)
                     }
                 }
             }
@@ -140,41 +161,49 @@ extension ImagePipeline {
     }
 
     /// `image` encoded in the format `encoding` picks for it, within `encoding.maxBytes` (`fitted`).
-    static func encode(_ image: Image, as encoding: OutputEncoding, limits: DecodingLimits) throws(ImagePipelineError) -> EncodedImage {
+    /// `span` receives the encode's attributes.
+    static func encode(
+        _ image: Image, as encoding: OutputEncoding, limits: DecodingLimits, span: (any Span)? = nil
+    ) throws(ImagePipelineError) -> EncodedImage {
         let format = encoding.format(for: image)
         do throws(ImagingError) {
-            let data = try fitted(format, in: encoding.maxBytes) { format throws(ImagingError) in
+            let (data, chosenQuality) = try fitted(format, in: encoding.maxBytes) { format throws(ImagingError) in
                 try ImageEncoder.encode(image, as: format, limits: limits)
             }
-            return EncodedImage(data: data, format: format.format, width: image.width, height: image.height)
+            let encoded = EncodedImage(data: data, format: format.format, width: image.width, height: image.height)
+            span?.setEncoded(encoded, quality: chosenQuality)
+            return encoded
         } catch {
             throw .encodingFailed(error)
         }
     }
 
-    /// What `encode` makes as `format`; over `maxBytes` (when not 0), at the highest quality (at
-    /// most the format's own) whose result fits, found by bisection, or the smallest result when
-    /// none fits.
+    /// What `encode` makes as `format`, and the quality it was made at (nil for a lossless
+    /// format); over `maxBytes` (when not 0), at the highest quality (at most the format's own)
+    /// whose result fits, found by bisection, or the smallest result when none fits.
     static func fitted(
         _ format: EncodingFormat, in maxBytes: Int, _ encode: (EncodingFormat) throws(ImagingError) -> Data
-    ) throws(ImagingError) -> Data {
+    ) throws(ImagingError) -> (data: Data, quality: Int?) {
         var data = try encode(format)
-        guard maxBytes > 0, data.count > maxBytes, let quality = format.lossyQuality, quality > 1 else { return data }
-        // The smallest result so far, and the quality range still to try.
+        guard maxBytes > 0, data.count > maxBytes, let quality = format.lossyQuality, quality > 1 else {
+            return (data, format.lossyQuality)
+        }
+        // The best fit so far, the smallest result so far, and the quality range still to try.
         var (low, high) = (1, quality - 1)
-        var smallest = data
+        var chosen = quality
+        var smallest = (data: data, quality: quality)
         while low <= high {
             let middle = (low + high + 1) / 2
             let attempt = try encode(format.with(quality: middle))
-            if attempt.count < smallest.count { smallest = attempt }
+            if attempt.count < smallest.data.count { smallest = (attempt, middle) }
             if attempt.count <= maxBytes {
-                data = attempt
+                (data, chosen) = (attempt, middle)
                 low = middle + 1
             } else {
                 high = middle - 1
             }
         }
-        return data.count > maxBytes ? smallest : data
+        return data.count > maxBytes ? smallest : (data, chosen)
     }
 
     /// `request`'s result when `data` is an animated GIF or WebP and `encoding` keeps animations
@@ -183,7 +212,8 @@ extension ImagePipeline {
     /// names its processor) and encoded with its delays and loop count, within `maxBytes`; nil for
     /// a still (one page, or a format without animation), which takes the still routes.
     func encodedAnimation(
-        _ data: Data, request: ImageRequest, as encoding: OutputEncoding, limits: DecodingLimits, cancellation: ImagingCancellation
+        _ data: Data, request: ImageRequest, as encoding: OutputEncoding, limits: DecodingLimits, cancellation: ImagingCancellation,
+        span: (any Span)? = nil
     ) throws -> EncodedImage? {
         guard let format = encoding.animatedFormat, let thumbnail = request.thumbnail else { return nil }
         let info: ImageInfo
@@ -210,10 +240,12 @@ extension ImagePipeline {
         metrics.encodes.increment()
         do throws(ImagingError) {
             let frames = animation
-            let bytes = try ImagePipeline.fitted(format, in: encoding.maxBytes) { format throws(ImagingError) in
+            let (bytes, quality) = try ImagePipeline.fitted(format, in: encoding.maxBytes) { format throws(ImagingError) in
                 try ImageEncoder.encode(frames, as: format, limits: limits, cancellation: cancellation)
             }
-            return EncodedImage(data: bytes, format: format.format, width: animation.width, height: animation.height)
+            let encoded = EncodedImage(data: bytes, format: format.format, width: animation.width, height: animation.height)
+            span?.setEncoded(encoded, quality: quality)
+            return encoded
         } catch where error.kind == .cancelled {
             throw CancellationError()
         } catch {
@@ -225,7 +257,8 @@ extension ImagePipeline {
     /// when `cancellation` is cancelled. Bad encoding options are `encodingFailed`; everything else
     /// that goes wrong is the decode's (the saver is what pulls the pixels).
     func encodedThumbnail(
-        _ data: Data, thumbnail: ThumbnailOptions, as encoding: OutputEncoding, limits: DecodingLimits, cancellation: ImagingCancellation
+        _ data: Data, thumbnail: ThumbnailOptions, as encoding: OutputEncoding, limits: DecodingLimits, cancellation: ImagingCancellation,
+        span: (any Span)? = nil
     ) throws -> EncodedImage {
         metrics.decodes.increment()
         metrics.encodes.increment()
@@ -238,8 +271,13 @@ extension ImagePipeline {
                 return format
             }
             // The encoder asked for the format before it wrote a byte.
-            guard let format = chosen?.format else { throw ImagingError(.operationFailed, "no output format was chosen") }
-            return EncodedImage(data: bytes, format: format, width: made.image.width, height: made.image.height)
+            guard let chosen else { throw ImagingError(.operationFailed, "no output format was chosen") }
+            let encoded = EncodedImage(data: bytes, format: chosen.format, width: made.image.width, height: made.image.height)
+            if let span {
+                span.setDecoded(source: made.source, bytes: data.count, image: made.image, route: made.route)
+                span.setEncoded(encoded, quality: chosen.lossyQuality)
+            }
+            return encoded
         } catch let error where error.kind == .cancelled {
             graph.withLock { $0.decodesStopped += 1 }
             metrics.decodesStopped.increment()

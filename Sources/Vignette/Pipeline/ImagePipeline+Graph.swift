@@ -3,16 +3,17 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Tracing
 
 extension ImagePipeline {
     /// The shared work that loads `request`'s bytes: disk cache of originals, then the shared
     /// cache when it stores originals (either revalidated with the loader when they have expired
     /// and carry validators), else the data loader, storing the
     /// bytes and their metadata when the policy says so. The bytes so far go to subscribers that
-    /// asked for previews.
-    func loadWork(for request: ImageRequest) -> SharedWork<Data> {
+    /// asked for previews. A new node's spans go under `trace`.
+    func loadWork(for request: ImageRequest, trace: PipelineTrace?) -> SharedWork<Data> {
         let key = DiskKeys.original(request)
-        return node(in: \.loads, key: GraphKey(key, request), priority: request.priority) { [self] work in
+        return node(in: \.loads, key: GraphKey(key, request), priority: request.priority, trace: trace, kind: "load") { [self] work in
             let options = request.options
             let dataCache = configuration.dataCache
             let readsDisk = !options.contains(.disableDiskCacheReads) && !options.contains(.reloadIgnoringCachedData)
@@ -20,15 +21,18 @@ extension ImagePipeline {
             // Blocking I/O and JSON decoding: on the disk stage, off Swift's cooperative pool; with
             // no disk cache, no trip there (a thread hand-over each way for nothing).
             var stored = readsDisk && dataCache != nil
-                ? try await work.run(on: disk) { () -> (Data, ResponseMetadata?)? in
-                    guard let dataCache, let entry = dataCache.entry(for: key) else { return nil }
-                    return (entry.data, ImagePipeline.responseMetadata(in: entry))
+                ? try await work.run(on: disk, span: "vignette.cache.disk") { span -> (Data, ResponseMetadata?)? in
+                    let entry = dataCache?.entry(for: key)
+                    span?.setLookup(hit: entry != nil, content: "original")
+                    return entry.map { ($0.data, ImagePipeline.responseMetadata(in: $0)) }
                 } : nil
             let sharedCache = configuration.sharedCacheStoresOriginalData ? configuration.sharedCache : nil
             if stored == nil, readsDisk, let sharedCache {
                 // The shared tier: its entry fills the local disk cache as a download would.
-                stored = try await work.run(on: shared) { () -> (Data, ResponseMetadata?)? in
-                    guard let entry = sharedCache.entry(for: key) else { return nil }
+                stored = try await work.run(on: shared, span: "vignette.cache.shared") { span -> (Data, ResponseMetadata?)? in
+                    let entry = sharedCache.entry(for: key)
+                    span?.setSharedLookup(hit: entry != nil, content: "original", layer: sharedCache.layerName)
+                    guard let entry else { return nil }
                     if let dataCache, !options.contains(.disableDiskCacheWrites) {
                         dataCache.storeData(entry.data, metadata: entry.metadata, for: key)
                     }
@@ -55,7 +59,13 @@ extension ImagePipeline {
             let loaded: LoadedData
             metrics.sourceFetches.increment()
             do {
-                loaded = try await work.run(on: loading) { try await loader.loadData(for: request, context: context) }
+                loaded = try await work.run(on: loading, span: "vignette.fetch") { span in
+                    guard let span else { return try await loader.loadData(for: request, context: context) }
+                    // The loader runs under the fetch's span: an instrumented HTTP client's spans go there.
+                    let loaded = try await ServiceContext.withValue(span.context) { try await loader.loadData(for: request, context: context) }
+                    span.setFetched(loaded)
+                    return loaded
+                }
                 metrics.bytesLoaded.increment(by: loaded.data.count)
             } catch let error as CancellationError {
                 throw error
@@ -82,10 +92,13 @@ extension ImagePipeline {
     /// The shared work that makes the image of `request` with its first `processorCount`
     /// processors applied: decode for 0, else the previous node's image through one processor.
     /// `loaded`: the source's bytes when the caller has them already (so a pipe or a download is
-    /// not read twice); else the decode takes them from `loadWork`.
-    func imageWork(for request: ImageRequest, processorCount: Int, loaded: Data? = nil) -> SharedWork<ImageContainer> {
+    /// not read twice); else the decode takes them from `loadWork`. A new node's spans go under `trace`.
+    func imageWork(
+        for request: ImageRequest, processorCount: Int, loaded: Data? = nil, trace: PipelineTrace?
+    ) -> SharedWork<ImageContainer> {
         let key = GraphKey(ImageKey(request).prefix(processorCount), request)
-        return node(in: \.images, key: key, priority: request.priority) { [self] work in
+        let kind = processorCount == 0 ? "decode" : "process"
+        return node(in: \.images, key: key, priority: request.priority, trace: trace, kind: kind) { [self] work in
             if processorCount == 0 {
                 var previews: PreviewDecoding?
                 var onPreview: (@Sendable (Data) -> Void)?
@@ -95,17 +108,17 @@ extension ImagePipeline {
                     onPreview = { prefix in decoding.offer(prefix) }
                 }
                 let data = if let loaded { loaded } else {
-                    try await work.value(of: loadWork(for: request), onProgress: { completed, total in
+                    try await work.value(of: loadWork(for: request, trace: work.trace), onProgress: { completed, total in
                         work.reportProgress(completed: completed, total: total)
                     }, onPreview: onPreview)
                 }
                 previews?.dataComplete()
                 let thumbnail = request.thumbnail
                 let limits = request.limits(within: configuration.decodingLimits)
-                return try await work.run(on: decoding) { [self] cancellation in
+                return try await work.run(on: decoding, span: "vignette.decode") { [self] cancellation, span in
                     metrics.decodes.increment()
                     do {
-                        return try ImagePipeline.decode(data, thumbnail: thumbnail, limits: limits, cancellation: cancellation)
+                        return try ImagePipeline.decode(data, thumbnail: thumbnail, limits: limits, cancellation: cancellation, span: span)
                     } catch let error as ImagingError where error.kind == .cancelled {
                         graph.withLock { $0.decodesStopped += 1 }
                         metrics.decodesStopped.increment()
@@ -120,8 +133,9 @@ extension ImagePipeline {
                 onPreview = { preview in previews.offer(preview) }
             }
             let input = try await work.value(
-                of: imageWork(for: request, processorCount: processorCount - 1, loaded: loaded), onPreview: onPreview)
-            return try await work.run(on: processing) {
+                of: imageWork(for: request, processorCount: processorCount - 1, loaded: loaded, trace: work.trace), onPreview: onPreview)
+            return try await work.run(on: processing, span: "vignette.process") { span in
+                span?.attributes["vignette.processor"] = processor.identifier
                 do {
                     return ImageContainer(image: try processor.process(input.image).materialized())
                 } catch {
@@ -131,17 +145,19 @@ extension ImagePipeline {
         }
     }
 
-    /// Finds the node for `key` or makes and starts one (a fresh one every time when coalescing is off).
+    /// Finds the node for `key` or makes and starts one (a fresh one every time when coalescing is
+    /// off). A new node records its spans under `trace`; joining a node already under way is a
+    /// `vignette.coalesced` span there, naming the work joined (`kind`) and linked to its request.
     func node<Key: Hashable & Sendable, Value: Sendable>(
         in path: WritableKeyPath<Graph, [Key: SharedWork<Value>]>, key: Key, priority: ImageRequest.Priority,
-        body: @escaping @Sendable (SharedWork<Value>) async throws -> Value
+        trace: PipelineTrace?, kind: String, body: @escaping @Sendable (SharedWork<Value>) async throws -> Value
     ) -> SharedWork<Value> {
         let coalescing = configuration.isCoalescingEnabled
         let table = GraphTable(path: path)
         let (work, isNew) = graph.withLock { graph -> (SharedWork<Value>, Bool) in
             if coalescing, let existing = graph[keyPath: path][key], !existing.isCancelled { return (existing, false) }
             let box = WeakWorkBox<Value>()
-            let work = SharedWork<Value>(priority: priority) { [weak self] in
+            let work = SharedWork<Value>(priority: priority, trace: trace) { [weak self] in
                 self?.graph.withLock { graph in
                     if let current = graph[keyPath: table.path][key], current === box.work {
                         graph[keyPath: table.path][key] = nil
@@ -152,20 +168,33 @@ extension ImagePipeline {
             if coalescing { graph[keyPath: path][key] = work }
             return (work, true)
         }
-        if isNew { work.start(body) }
+        if isNew {
+            work.start(body)
+        } else if let trace {
+            work.join(from: trace, kind: kind)
+        }
         return work
     }
 
     /// Decodes on a decoding thread: a thumbnail when asked, else the whole image, upright.
-    /// With `cancellation`, libvips stops at its next tile once the work is abandoned.
+    /// With `cancellation`, libvips stops at its next tile once the work is abandoned. `span`
+    /// receives the decode's attributes.
     static func decode(
-        _ data: Data, thumbnail: ThumbnailOptions?, limits: DecodingLimits, cancellation: ImagingCancellation? = nil
+        _ data: Data, thumbnail: ThumbnailOptions?, limits: DecodingLimits, cancellation: ImagingCancellation? = nil,
+        span: (any Span)? = nil
     ) throws -> ImageContainer {
         if let thumbnail {
-            return ImageContainer(image: try Thumbnailer(options: thumbnail, limits: limits).thumbnail(data, cancellation: cancellation).image)
+            let made = try Thumbnailer(options: thumbnail, limits: limits).thumbnail(data, cancellation: cancellation)
+            span?.setDecoded(source: made.source, bytes: data.count, image: made.image, route: made.route)
+            return ImageContainer(image: made.image)
         }
-        let image = try ImageDecoder(limits: limits).decode(data, cancellation: cancellation)
-        return ImageContainer(image: image.orientation == 1 ? image : try image.autoOriented().materialized())
+        let decoded = try ImageDecoder(limits: limits).decode(data, cancellation: cancellation)
+        let image = decoded.orientation == 1 ? decoded : try decoded.autoOriented().materialized()
+        if let span {
+            // The source's format and stored size: a header read, only for a traced decode.
+            span.setDecoded(source: try? ImageDecoder(limits: .unlimited).probe(data), bytes: data.count, image: image, route: nil)
+        }
+        return ImageContainer(image: image)
     }
 }
 

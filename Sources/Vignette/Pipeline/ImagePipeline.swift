@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Logging
+import Tracing
 import VignetteSupport
 
 /// Loads, decodes, processes and caches images; equal work is done once.
@@ -28,6 +29,8 @@ public final class ImagePipeline: Sendable {
     /// Blocking shared-cache lookups (`Configuration.sharedCache`), off Swift's cooperative pool.
     let shared: ThreadStage
     let metrics: PipelineMetrics
+    /// The tracer spans go to; nil when it is the no-op tracer, so untraced requests skip all tracing.
+    let tracer: (any Tracer)?
     var logger: Logger { configuration.logger }
 
     struct Graph: Sendable {
@@ -51,6 +54,8 @@ public final class ImagePipeline: Sendable {
         self.configuration = configuration
         let metrics = PipelineMetrics(factory: configuration.metricsFactory, sharedLayer: configuration.sharedCache?.layerName ?? "shared")
         self.metrics = metrics
+        let tracer = configuration.tracer ?? InstrumentationSystem.tracer
+        self.tracer = tracer is NoOpTracer ? nil : tracer
         loading = TaskStage(name: "loading", maxConcurrent: configuration.loadingConcurrency, metrics: metrics.stage("loading"))
         decoding = ThreadStage(name: "decoding", maxConcurrent: configuration.decodingConcurrency, metrics: metrics.stage("decoding"))
         processing = ThreadStage(
@@ -73,7 +78,8 @@ public final class ImagePipeline: Sendable {
 
     /// The image for `request`: from the memory cache without any task when it is there.
     public func image(for request: ImageRequest) async throws(ImagePipelineError) -> Image {
-        if let cached = cachedImage(for: request), !cached.isPreview {
+        // Traced, the lookup goes through `response(for:task:)`, which records it.
+        if tracer == nil, let cached = cachedImage(for: request), !cached.isPreview {
             metrics.imageRequests.increment()
             metrics.memoryHits.increment()
             return cached.image
@@ -89,13 +95,15 @@ public final class ImagePipeline: Sendable {
     /// The original bytes of `request`'s source (disk cache of originals, then the data loader).
     public func data(for request: ImageRequest) async throws(ImagePipelineError) -> Data {
         metrics.dataRequests.increment()
-        do {
-            try checkValid()
-            return try await subscribe(to: { self.loadWork(for: request) }, priority: request.priority, task: nil)
-        } catch {
-            let failure = ImagePipelineError.wrapping(error)
-            metrics.failed(failure)
-            throw failure
+        return try await traced("vignette.data") { trace throws(ImagePipelineError) in
+            do {
+                try checkValid()
+                return try await subscribe(to: { self.loadWork(for: request, trace: trace) }, priority: request.priority, task: nil)
+            } catch {
+                let failure = ImagePipelineError.wrapping(error)
+                metrics.failed(failure)
+                throw failure
+            }
         }
     }
 
@@ -121,9 +129,7 @@ public final class ImagePipeline: Sendable {
     /// The memory-cached image for `request`, if any (no I/O, no task); it may be a preview
     /// (`isPreview`) while the final image is on its way.
     public func cachedImage(for request: ImageRequest) -> ImageContainer? {
-        guard let cache = configuration.imageCache,
-            !request.options.contains(.disableMemoryCacheReads), !request.options.contains(.reloadIgnoringCachedData)
-        else { return nil }
+        guard let cache = configuration.imageCache, request.readsMemoryCache else { return nil }
         return cache[ImageCacheKey(request: request)]
     }
 
@@ -158,17 +164,29 @@ public final class ImagePipeline: Sendable {
 
     func response(for request: ImageRequest, task: ImageTask?) async throws(ImagePipelineError) -> ImageResponse {
         metrics.imageRequests.increment()
+        guard tracer != nil else { return try await response(for: request, task: task, trace: nil) }
+        return try await traced("vignette.image") { trace throws(ImagePipelineError) in
+            try await response(for: request, task: task, trace: trace)
+        }
+    }
+
+    func response(for request: ImageRequest, task: ImageTask?, trace: PipelineTrace?) async throws(ImagePipelineError) -> ImageResponse {
         do {
             try checkValid()
             try check(request)
-            if let cached = cachedImage(for: request) {
+            let cached = cachedImage(for: request)
+            if let trace, configuration.imageCache != nil, request.readsMemoryCache {
+                let hit = !(cached?.isPreview ?? true)
+                trace.mark("vignette.cache.memory") { $0["vignette.cache.hit"] = hit }
+            }
+            if let cached {
                 if !cached.isPreview {
                     metrics.memoryHits.increment()
                     return ImageResponse(container: cached, request: request, cacheType: .memory)
                 }
                 task?.reportPreview(cached)
             }
-            if let fromDisk = try await processedImageFromDisk(for: request, task: task) {
+            if let fromDisk = try await processedImageFromDisk(for: request, task: task, trace: trace) {
                 metrics.diskHits.increment()
                 storeInMemory(fromDisk, for: request)
                 return ImageResponse(container: fromDisk, request: request, cacheType: .disk)
@@ -178,7 +196,7 @@ public final class ImagePipeline: Sendable {
                 onPreview = { [self] preview in deliverPreview(preview, for: request, to: task) }
             }
             let container = try await subscribe(
-                to: { self.imageWork(for: request, processorCount: request.processors.count) },
+                to: { self.imageWork(for: request, processorCount: request.processors.count, trace: trace) },
                 priority: task?.priority ?? request.priority, task: task, onPreview: onPreview)
             storeInMemory(container, for: request)
             storeProcessedImageOnDisk(container, for: request)
@@ -190,6 +208,22 @@ public final class ImagePipeline: Sendable {
             }
             metrics.failed(failure)
             throw failure
+        }
+    }
+
+    /// Runs `body` inside the span `name` of one call, under the caller's task-local context,
+    /// handing it the trace its work records under; with no tracer, just runs `body`.
+    func traced<Value>(
+        _ name: String, _ body: (PipelineTrace?) async throws(ImagePipelineError) -> Value
+    ) async throws(ImagePipelineError) -> Value {
+        guard let tracer else { return try await body(nil) }
+        let span = tracer.startSpan(name, context: ServiceContext.current ?? .topLevel)
+        defer { span.end() }
+        do {
+            return try await body(PipelineTrace(tracer: tracer, context: span.context))
+        } catch {
+            span.record(error)
+            throw error
         }
     }
 

@@ -142,6 +142,9 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// disk cache stores under `DataCachePolicy.automatic` turns on it.
     public var hasProcessing: Bool { !storage.processors.isEmpty || storage.thumbnail != nil }
 
+    /// Whether the memory caches are read for this request (its options allow it).
+    var readsMemoryCache: Bool { !options.contains(.disableMemoryCacheReads) && !options.contains(.reloadIgnoringCachedData) }
+
     /// The id caches and coalescing use for the source: `imageID` when set, else the source's id.
     public var effectiveImageID: String { storage.imageID ?? storage.sourceID }
 

@@ -1,3 +1,4 @@
+import Tracing
 import VignetteSupport
 
 /// A node of the pipeline's task graph: one piece of work (load, decode, one processor) shared by
@@ -26,15 +27,39 @@ final class SharedWork<Value: Sendable>: Sendable {
         var listeners: [Int: @Sendable (Priority) -> Void] = [:]
         var task: Task<Void, Never>?
         var isCancelled = false
+        /// Spans of requests that joined this work, ended when it ends.
+        var joined: [any Span] = []
     }
 
     private let state: Locked<State>
     private let onEnd: @Sendable () -> Void
+    /// Where the work's spans go: under the request that started it; nil when untraced.
+    let trace: PipelineTrace?
 
     /// `onEnd` runs once when the work finishes or is cancelled (the graph forgets the node).
-    init(priority: Priority, onEnd: @escaping @Sendable () -> Void) {
+    init(priority: Priority, trace: PipelineTrace? = nil, onEnd: @escaping @Sendable () -> Void) {
         state = Locked(State(priority: priority))
+        self.trace = trace
         self.onEnd = onEnd
+    }
+
+    /// Another request joined this work under `trace`: a `vignette.coalesced` span there, linked
+    /// to the request that started the work, lasting until the work ends.
+    func join(from trace: PipelineTrace, kind: String) {
+        let span = trace.start("vignette.coalesced")
+        span.attributes["vignette.coalesced.work"] = kind
+        if let started = self.trace { span.addLink(SpanLink(context: started.context, attributes: [:])) }
+        let ended = state.withLock { state -> Result<Value, any Error>?? in
+            guard state.result == nil, !state.isCancelled else { return .some(state.result) }
+            state.joined.append(span)
+            return .none
+        }
+        if let ended { Self.end(span, with: ended) }
+    }
+
+    private static func end(_ span: any Span, with result: Result<Value, any Error>?) {
+        if case .failure(let error) = result ?? .failure(CancellationError()) { span.record(error) }
+        span.end()
     }
 
     /// Starts `body`; call once, right after creating the node and subscribing its first waiter.
@@ -137,14 +162,16 @@ final class SharedWork<Value: Sendable>: Sendable {
 
     /// Ends the work for everyone with `error` (the pipeline was invalidated).
     func abort(with error: any Error) {
-        let (waiting, task) = state.withLock { state -> ([CheckedContinuation<Value, any Error>], Task<Void, Never>?) in
-            guard state.result == nil else { return ([], nil) }
+        let (waiting, task, joined) = state.withLock { state -> ([CheckedContinuation<Value, any Error>], Task<Void, Never>?, [any Span]) in
+            guard state.result == nil else { return ([], nil, []) }
             state.isCancelled = true
             let waiting = state.subscribers.values.compactMap(\.continuation)
             state.subscribers.removeAll()
-            return (waiting, state.task)
+            defer { state.joined.removeAll() }
+            return (waiting, state.task, state.joined)
         }
         task?.cancel()
+        for span in joined { Self.end(span, with: .failure(error)) }
         for continuation in waiting { continuation.resume(throwing: error) }
     }
 
@@ -178,14 +205,16 @@ final class SharedWork<Value: Sendable>: Sendable {
     }
 
     private func finish(_ result: Result<Value, any Error>) {
-        let waiting = state.withLock { state -> [CheckedContinuation<Value, any Error>] in
+        let (waiting, joined) = state.withLock { state -> ([CheckedContinuation<Value, any Error>], [any Span]) in
             state.result = result
             let waiting = state.subscribers.values.compactMap(\.continuation)
             state.subscribers.removeAll()
             state.listeners.removeAll()
-            return waiting
+            defer { state.joined.removeAll() }
+            return (waiting, state.joined)
         }
         onEnd()
+        for span in joined { Self.end(span, with: result) }
         for continuation in waiting { continuation.resume(with: result) }
     }
 }
@@ -206,40 +235,56 @@ extension SharedWork {
     /// Runs `job` on a CPU stage at this work's priority (following its changes). If this work is
     /// cancelled while the job waits in the queue, the job never runs.
     func run<Output: Sendable>(on stage: ThreadStage, _ job: @escaping @Sendable () throws -> Output) async throws -> Output {
-        try await scheduled { priority, box, continuation in
+        try await run(on: stage, span: nil) { _ in try job() }
+    }
+
+    /// Runs `job` on a CPU stage like `run(on:_:)`; with a trace, its wait in the queue and its
+    /// run are spans (the run's named `span`), and `job` gets the run's span for its attributes.
+    func run<Output: Sendable>(
+        on stage: ThreadStage, span name: String?, _ job: @escaping @Sendable ((any Span)?) throws -> Output
+    ) async throws -> Output {
+        let spans = JobSpans(trace, stage: stage.name, name: name)
+        return try await scheduled(spans) { priority, box, continuation in
             stage.enqueue(priority: priority, onCancelledBeforeStart: {
+                spans?.cancelledBeforeStart()
                 continuation.resume(throwing: CancellationError())
             }) {
-                continuation.resume(with: Result { try job() })
+                continuation.resume(with: Result { try JobSpans.run(spans, job) })
             }
         }
     }
 
-    /// Runs `job` on a CPU stage like `run(on:_:)`, handing it an `ImagingCancellation` that is
-    /// cancelled when this work is, so a libvips computation already running stops at its next
+    /// Runs `job` on a CPU stage like `run(on:span:_:)`, handing it an `ImagingCancellation` that
+    /// is cancelled when this work is, so a libvips computation already running stops at its next
     /// tile instead of running to its end for nobody.
     func run<Output: Sendable>(
-        on stage: ThreadStage, _ job: @escaping @Sendable (ImagingCancellation) throws -> Output
+        on stage: ThreadStage, span name: String?, _ job: @escaping @Sendable (ImagingCancellation, (any Span)?) throws -> Output
     ) async throws -> Output {
         let cancellation = ImagingCancellation()
-        return try await scheduled { priority, box, continuation in
+        let spans = JobSpans(trace, stage: stage.name, name: name)
+        return try await scheduled(spans) { priority, box, continuation in
             box.setRunning(cancellation)
             return stage.enqueue(priority: priority, onCancelledBeforeStart: {
+                spans?.cancelledBeforeStart()
                 continuation.resume(throwing: CancellationError())
             }) {
-                continuation.resume(with: Result { try job(cancellation) })
+                continuation.resume(with: Result { try JobSpans.run(spans) { span in try job(cancellation, span) } })
             }
         }
     }
 
-    /// Runs async `job` on the loading stage at this work's priority; cancelling this work removes
-    /// the queued item or cancels the running job.
-    func run<Output: Sendable>(on stage: TaskStage, _ job: @escaping @Sendable () async throws -> Output) async throws -> Output {
-        try await scheduled { priority, box, continuation in
+    /// Runs async `job` on the loading stage at this work's priority, traced like
+    /// `run(on:span:_:)`; cancelling this work removes the queued item or cancels the running job.
+    func run<Output: Sendable>(
+        on stage: TaskStage, span name: String?, _ job: @escaping @Sendable ((any Span)?) async throws -> Output
+    ) async throws -> Output {
+        let spans = JobSpans(trace, stage: stage.name, name: name)
+        return try await scheduled(spans) { priority, box, continuation in
             stage.enqueue(priority: priority, onCancelledBeforeStart: {
+                spans?.cancelledBeforeStart()
                 continuation.resume(throwing: CancellationError())
             }) {
-                let inner = Task { try await job() }
+                let inner = Task { try await JobSpans.run(spans, job) }
                 box.setRunning(inner)
                 continuation.resume(with: await inner.result)
             }
@@ -249,9 +294,12 @@ extension SharedWork {
     /// Queues an item made by `enqueue` at this work's priority, moves it when the priority
     /// changes, and cancels it when this work is cancelled; returns what the item resumes with.
     private func scheduled<Output: Sendable>(
-        _ enqueue: (Priority, WorkItemBox, CheckedContinuation<Output, any Error>) -> WorkItem
+        _ spans: JobSpans?, _ enqueue: (Priority, WorkItemBox, CheckedContinuation<Output, any Error>) -> WorkItem
     ) async throws -> Output {
-        try Task.checkCancellation()
+        if Task.isCancelled {
+            spans?.cancelledBeforeStart()
+            throw CancellationError()
+        }
         let box = WorkItemBox()
         defer { if let token = box.token { removeListener(token) } }
         return try await withTaskCancellationHandler {
