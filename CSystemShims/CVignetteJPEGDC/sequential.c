@@ -80,19 +80,6 @@ static void build_huffman(const vgn_dc_huffman_spec *spec, huffman *h) {
     memcpy(h->values, spec->values, sizeof h->values);
 }
 
-/// The symbol whose code starts `value` (`bits` bits, most significant first), as the canonical
-/// walk finds it; its code length in `*length`, or -1 when no code of at most `bits` bits matches.
-static int symbol_in(const huffman *h, uint32_t value, int bits, int *length) {
-    for (int l = 1; l <= bits && l <= 16; l++) {
-        int32_t code = (int32_t)(value >> (bits - l));
-        if (code <= h->maxcode[l]) {
-            *length = l;
-            return h->values[(code + h->valoffset[l]) & 0xFF];
-        }
-    }
-    return -1;
-}
-
 /// How far an AC symbol moves the coefficient index: run + 1, 16 for ZRL, 64 for EOB.
 static int ac_advance(int symbol) {
     int run = symbol >> 4, extra = symbol & 15;
@@ -111,12 +98,17 @@ static inline int symbol_at(const uint16_t *single, uint32_t value, int bits, in
 
 static void build_ac(const vgn_dc_huffman_spec *spec, ac_table *t) {
     build_huffman(spec, &t->slow);
-    // One symbol for each value of the lookahead first (as huffman.fast, at AC_LOOKAHEAD bits).
+    // One symbol for each value of the lookahead first: the canonical codes of at most
+    // AC_LOOKAHEAD bits (figure C.2), each filling the values it starts.
     uint16_t single[1 << AC_LOOKAHEAD];
-    for (uint32_t value = 0; value < (1u << AC_LOOKAHEAD); value++) {
-        int length;
-        int symbol = symbol_in(&t->slow, value, AC_LOOKAHEAD, &length);
-        single[value] = symbol < 0 ? 0 : (uint16_t)(length << 8 | symbol);
+    memset(single, 0, sizeof single);
+    int32_t code = 0;
+    int p = 0;
+    for (int l = 1; l <= AC_LOOKAHEAD; l++, code <<= 1) {
+        for (int i = 0; i < spec->bits[l]; i++, p++, code++) {
+            int shift = AC_LOOKAHEAD - l;
+            for (int32_t e = code << shift; e < (code + 1) << shift; e++) single[e] = (uint16_t)(l << 8 | spec->values[p]);
+        }
     }
     for (uint32_t value = 0; value < (1u << AC_LOOKAHEAD); value++) {
         int length;
@@ -415,9 +407,11 @@ int vgn_jpeg_dc_decode(
     uint8_t *scratch = malloc(size - pos + 8);
     int status = VGN_JPEG_DC_NO_MEMORY;
     if (t == NULL || scratch == NULL) goto done;
+    int built = 0;   // bit n: DC table n, bit 4 + n: AC table n
     for (int i = 0; i < scan.count; i++) {
-        build_huffman(&st.dc[scan.td[i]], &t->dc[scan.td[i]]);
-        build_ac(&st.ac[scan.ta[i]], &t->ac[scan.ta[i]]);
+        if (!(built & 1 << scan.td[i])) build_huffman(&st.dc[scan.td[i]], &t->dc[scan.td[i]]);
+        if (!(built & 16 << scan.ta[i])) build_ac(&st.ac[scan.ta[i]], &t->ac[scan.ta[i]]);
+        built |= 1 << scan.td[i] | 16 << scan.ta[i];
     }
     status = VGN_JPEG_DC_DECLINED;
     int per_row;
