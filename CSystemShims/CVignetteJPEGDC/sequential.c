@@ -188,7 +188,8 @@ static int decode_slow(reader *r, const huffman *h, int from) {
     return -1;
 }
 
-/// One block's DC difference (F.2.2.1); -1 for a bad code. Needs at most 31 bits.
+/// One block's DC difference (F.2.2.1); -1 for a bad code. Leaves at least 32 bits in the buffer,
+/// enough for one AC lookup.
 static inline int decode_dc(reader *r, const huffman *h, int *diff) {
     refill(r);
     uint32_t e = h->fast[peek(r, DC_LOOKAHEAD)];
@@ -206,6 +207,7 @@ static inline int decode_dc(reader *r, const huffman *h, int *diff) {
         s &= 15;
         v = s ? peek(r, s) : 0;
         drop(r, s);
+        refill(r);   // up to 31 bits taken
     }
     // HUFF_EXTEND, without a branch: values below 2^(s-1) are negative, v - 2^s + 1 (0 for s = 0).
     int negative = ((int)v - ((1 << s) >> 1)) >> 31;
@@ -232,9 +234,11 @@ static inline int skip_fast(reader *r, const ac_table *t, int *k) {
 
 /// Skips one block's AC symbols, counting coefficients as decode_mcu does; -1 for a bad code.
 /// A refill leaves at least 56 bits, enough for two table lookups (AC_LOOKAHEAD + 15 bits each):
-/// the refill, a load on the decoding's critical path, comes once every two.
+/// the refill, a load on the decoding's critical path, comes once every two, and not before the
+/// first lookup (decode_dc leaves enough bits for one).
 static inline int skip_ac(reader *r, const ac_table *t) {
     int k = 1;
+    skip_fast(r, t, &k);   // when the code is longer than the lookahead, k stays 1: the loop takes it
     while (k < 64) {
         refill(r);
         if (skip_fast(r, t, &k)) {
