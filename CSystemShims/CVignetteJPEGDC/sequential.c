@@ -18,30 +18,34 @@
 #include <string.h>
 
 #define DC_LOOKAHEAD 9
-#define AC_LOOKAHEAD 11
+#define AC_LOOKAHEAD 12
 
 /// A Huffman table for decoding: codes up to the lookahead by one lookup, longer ones by
 /// libjpeg's maxcode/valoffset walk (jpeg_huff_decode).
 typedef struct {
-    uint16_t fast[1 << DC_LOOKAHEAD];   // (length << 8) | symbol; 0: longer code or none
+    uint16_t fast[1 << DC_LOOKAHEAD];   // (extra bits << 8) | (length + extra bits); 0: longer code or none
     int32_t maxcode[18];                // largest code of each length, -1 for none; [17] ends the walk
     int32_t valoffset[18];
     uint8_t values[256];
 } huffman;
 
-/// An AC table for skipping: one lookup of AC_LOOKAHEAD bits gives one or two symbols with their
-/// extra bits: the bits and the coefficient-index advance (run + 1, 16 for ZRL, 64 for EOB) of the
-/// first, and of both together when the second's code is within the lookahead too. The pair is
-/// taken only while the first leaves the block open (the second would be the next block's DC).
+/// An AC table for skipping: one lookup of AC_LOOKAHEAD bits gives every symbol whose code lies
+/// whole within them, each with its extra bits (the last one's may reach past the lookahead),
+/// stopping after an end of block: the bits they take and how far they move the coefficient index
+/// (run + 1, 16 for ZRL, 64 for EOB), in all and before the last symbol, and the same for the
+/// first symbol alone. The whole run is taken while every symbol but the last leaves the block
+/// open (past the end of a block the bits are the next block's DC); else only the first.
 typedef struct {
     uint32_t skip[1 << AC_LOOKAHEAD];   // see AC_* below; 0: first code longer than the lookahead or none
     huffman slow;
 } ac_table;
 
-#define AC_BITS1(e) ((int)((e) & 31))
-#define AC_BITS2(e) ((int)(((e) >> 5) & 31))
-#define AC_ADVANCE1(e) ((int)(((e) >> 10) & 127))
-#define AC_ADVANCE2(e) ((int)((e) >> 17))
+// The bits in all come lowest, so that a shift by the entry (which x86 takes modulo 64) drops them.
+#define AC_BITS(e) ((int)((e) & 63))
+#define AC_BITS1(e) ((int)(((e) >> 6) & 31))
+#define AC_ADVANCE(e) ((int)(((e) >> 11) & 127))
+#define AC_BEFORE_LAST(e) ((int)(((e) >> 18) & 127))
+#define AC_ADVANCE1(e) ((int)((e) >> 25))
 
 typedef struct {
     huffman dc[4];
@@ -62,7 +66,7 @@ static void build_huffman(const vgn_dc_huffman_spec *spec, huffman *h) {
                 if (l > DC_LOOKAHEAD) continue;
                 int shift = DC_LOOKAHEAD - l;
                 for (int32_t e = code << shift; e < (code + 1) << shift; e++)
-                    h->fast[e] = (uint16_t)(l << 8 | spec->values[p]);
+                    h->fast[e] = (uint16_t)((spec->values[p] & 15) << 8 | (l + (spec->values[p] & 15)));
             }
             h->maxcode[l] = code - 1;
         } else {
@@ -76,45 +80,56 @@ static void build_huffman(const vgn_dc_huffman_spec *spec, huffman *h) {
     memcpy(h->values, spec->values, sizeof h->values);
 }
 
-/// The symbol whose code starts `value` (`bits` bits, most significant first), as the canonical
-/// walk finds it; its code length in `*length`, or -1 when no code of at most `bits` bits matches.
-static int symbol_in(const huffman *h, uint32_t value, int bits, int *length) {
-    for (int l = 1; l <= bits && l <= 16; l++) {
-        int32_t code = (int32_t)(value >> (bits - l));
-        if (code <= h->maxcode[l]) {
-            *length = l;
-            return h->values[(code + h->valoffset[l]) & 0xFF];
-        }
-    }
-    return -1;
-}
-
 /// How far an AC symbol moves the coefficient index: run + 1, 16 for ZRL, 64 for EOB.
 static int ac_advance(int symbol) {
     int run = symbol >> 4, extra = symbol & 15;
     return extra ? run + 1 : (run == 15 ? 16 : 64);
 }
 
+/// The symbol whose code starts the AC_LOOKAHEAD bits `value` (zero bits past `bits` valid ones):
+/// its code length in `*length`, or -1 when no code of at most `bits` bits matches. `single` holds
+/// (length << 8 | symbol) for every value, 0 for a code longer than the lookahead.
+static inline int symbol_at(const uint16_t *single, uint32_t value, int bits, int *length) {
+    uint16_t e = single[value & ((1u << AC_LOOKAHEAD) - 1)];
+    if (e == 0 || (e >> 8) > bits) return -1;
+    *length = e >> 8;
+    return e & 0xFF;
+}
+
 static void build_ac(const vgn_dc_huffman_spec *spec, ac_table *t) {
     build_huffman(spec, &t->slow);
+    // One symbol for each value of the lookahead first: the canonical codes of at most
+    // AC_LOOKAHEAD bits (figure C.2), each filling the values it starts.
+    uint16_t single[1 << AC_LOOKAHEAD];
+    memset(single, 0, sizeof single);
+    int32_t code = 0;
+    int p = 0;
+    for (int l = 1; l <= AC_LOOKAHEAD; l++, code <<= 1) {
+        for (int i = 0; i < spec->bits[l]; i++, p++, code++) {
+            int shift = AC_LOOKAHEAD - l;
+            for (int32_t e = code << shift; e < (code + 1) << shift; e++) single[e] = (uint16_t)(l << 8 | spec->values[p]);
+        }
+    }
     for (uint32_t value = 0; value < (1u << AC_LOOKAHEAD); value++) {
-        int l1, l2;
-        int first = symbol_in(&t->slow, value, AC_LOOKAHEAD, &l1);
-        if (first < 0) {
+        int length;
+        int symbol = symbol_at(single, value, AC_LOOKAHEAD, &length);
+        if (symbol < 0) {
             t->skip[value] = 0;
             continue;
         }
-        int bits1 = l1 + (first & 15), advance1 = ac_advance(first);
-        int bits2 = bits1, advance2 = advance1;
-        int rest = AC_LOOKAHEAD - bits1;
-        if (advance1 < 64 && rest > 0) {
-            int second = symbol_in(&t->slow, value & ((1u << rest) - 1), rest, &l2);
-            if (second >= 0) {
-                bits2 = bits1 + l2 + (second & 15);
-                advance2 = advance1 + ac_advance(second);
-            }
+        int bits = length + (symbol & 15), advance = ac_advance(symbol);
+        int bits1 = bits, advance1 = advance, before_last = 0;
+        // More symbols while the block is open and the next code lies within the lookahead.
+        while (advance < 64 && bits < AC_LOOKAHEAD) {
+            symbol = symbol_at(single, value << bits, AC_LOOKAHEAD - bits, &length);
+            if (symbol < 0) break;
+            before_last = advance;
+            bits += length + (symbol & 15);
+            advance += ac_advance(symbol);
         }
-        t->skip[value] = (uint32_t)bits1 | (uint32_t)bits2 << 5 | (uint32_t)advance1 << 10 | (uint32_t)advance2 << 17;
+        if (advance > 127) advance = 127;   // past the block's end either way
+        t->skip[value] = (uint32_t)bits | (uint32_t)bits1 << 6 | (uint32_t)advance << 11 | (uint32_t)before_last << 18
+                       | (uint32_t)advance1 << 25;
     }
 }
 
@@ -173,40 +188,43 @@ static int decode_slow(reader *r, const huffman *h, int from) {
     return -1;
 }
 
-/// One block's DC difference (F.2.2.1); -1 for a bad code. Needs at most 31 bits.
+/// One block's DC difference (F.2.2.1); -1 for a bad code. Leaves at least 32 bits in the buffer,
+/// enough for one AC lookup.
 static inline int decode_dc(reader *r, const huffman *h, int *diff) {
     refill(r);
     uint32_t e = h->fast[peek(r, DC_LOOKAHEAD)];
     int s;
-    if (e) {
-        drop(r, (int)(e >> 8));
-        s = (int)(e & 0xFF);
+    uint32_t v;
+    if (__builtin_expect(e != 0, 1)) {
+        // The code and its s extra bits in one step: the value is the low s of the first e & 63 bits.
+        int taken = (int)(e & 63);
+        s = (int)(e >> 8);
+        v = (uint32_t)(r->bits >> (64 - taken)) & ((1u << s) - 1);
+        drop(r, taken);
     } else {
         s = decode_slow(r, h, DC_LOOKAHEAD + 1);
         if (s < 0) return -1;
+        s &= 15;
+        v = s ? peek(r, s) : 0;
+        drop(r, s);
+        refill(r);   // up to 31 bits taken
     }
-    if (s == 0) {
-        *diff = 0;
-        return 0;
-    }
-    int v = (int)peek(r, s);
-    drop(r, s);
-    // HUFF_EXTEND, without a branch: values below 2^(s-1) are negative, v - 2^s + 1.
-    int negative = (v - (1 << (s - 1))) >> 31;
-    *diff = v + (negative & (1 - (1 << s)));
+    // HUFF_EXTEND, without a branch: values below 2^(s-1) are negative, v - 2^s + 1 (0 for s = 0).
+    int negative = ((int)v - ((1 << s) >> 1)) >> 31;
+    *diff = (int)v + (negative & (1 - (1 << s)));
     return 0;
 }
 
-/// One lookup of the AC table: the bits and index advance of one or two symbols, or 0 when the
-/// first code is longer than the lookahead. Needs at most 26 bits in the buffer.
+/// One lookup of the AC table: the bits and index advance of its symbols, or 0 when the first code
+/// is longer than the lookahead. Takes at most AC_LOOKAHEAD + 15 bits from the buffer.
 static inline int skip_fast(reader *r, const ac_table *t, int *k) {
     uint32_t e = t->skip[peek(r, AC_LOOKAHEAD)];
     if (e == 0) return 0;
-    // Both symbols, unless the first ends the block: then the second is the next block's.
-    // (An EOB entry holds one symbol; a coefficient that runs k past 63 is rare.)
-    if (__builtin_expect(*k + AC_ADVANCE1(e) < 64, 1)) {
-        drop(r, AC_BITS2(e));
-        *k += AC_ADVANCE2(e);
+    // All of them, unless one before the last ends the block: then only the first (rare: a block
+    // that ends at its 63rd coefficient without an EOB).
+    if (__builtin_expect(*k + AC_BEFORE_LAST(e) < 64, 1)) {
+        drop(r, AC_BITS(e));
+        *k += AC_ADVANCE(e);
     } else {
         drop(r, AC_BITS1(e));
         *k += AC_ADVANCE1(e);
@@ -215,10 +233,12 @@ static inline int skip_fast(reader *r, const ac_table *t, int *k) {
 }
 
 /// Skips one block's AC symbols, counting coefficients as decode_mcu does; -1 for a bad code.
-/// A refill leaves at least 56 bits, enough for two table lookups (26 bits each): the refill, a
-/// load on the decoding's critical path, comes once every two.
+/// A refill leaves at least 56 bits, enough for two table lookups (AC_LOOKAHEAD + 15 bits each):
+/// the refill, a load on the decoding's critical path, comes once every two, and not before the
+/// first lookup (decode_dc leaves enough bits for one).
 static inline int skip_ac(reader *r, const ac_table *t) {
     int k = 1;
+    skip_fast(r, t, &k);   // when the code is longer than the lookahead, k stays 1: the loop takes it
     while (k < 64) {
         refill(r);
         if (skip_fast(r, t, &k)) {
@@ -343,8 +363,8 @@ static int decode_interval(
     reader *r, const vgn_dc_state *st, const vgn_dc_scan *scan, const tables *t, const output *out, long first,
     long count, int per_row) {
     uint16_t pred[3] = {0, 0, 0};
-    for (long m = first; m < first + count; m++) {
-        int mx = (int)(m % per_row), my = (int)(m / per_row);
+    int mx = (int)(first % per_row), my = (int)(first / per_row);
+    for (long m = first; m < first + count; m++, mx = mx + 1 == per_row ? (my++, 0) : mx + 1) {
         for (int i = 0; i < scan->count; i++) {
             const output *o = &out[i];
             const huffman *dc = &t->dc[scan->td[i]];
@@ -391,9 +411,11 @@ int vgn_jpeg_dc_decode(
     uint8_t *scratch = malloc(size - pos + 8);
     int status = VGN_JPEG_DC_NO_MEMORY;
     if (t == NULL || scratch == NULL) goto done;
+    int built = 0;   // bit n: DC table n, bit 4 + n: AC table n
     for (int i = 0; i < scan.count; i++) {
-        build_huffman(&st.dc[scan.td[i]], &t->dc[scan.td[i]]);
-        build_ac(&st.ac[scan.ta[i]], &t->ac[scan.ta[i]]);
+        if (!(built & 1 << scan.td[i])) build_huffman(&st.dc[scan.td[i]], &t->dc[scan.td[i]]);
+        if (!(built & 16 << scan.ta[i])) build_ac(&st.ac[scan.ta[i]], &t->ac[scan.ta[i]]);
+        built |= 1 << scan.td[i] | 16 << scan.ta[i];
     }
     status = VGN_JPEG_DC_DECLINED;
     int per_row;
