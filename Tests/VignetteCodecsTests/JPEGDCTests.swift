@@ -145,7 +145,11 @@ struct JPEGDCTests {
             let files = try await Self.generated(width: size.0, height: size.1, in: folder)
             #expect(files.count == 5 * 7 + 6)
             for (name, data) in files {
-                #expect(JPEGDC.compare(data) == .same, "\(size.0)x\(size.1) \(name)")
+                // libjpeg-turbo's own 1/8 decode of a 4:1:1 image at most 8 px wide reads 3 bytes past
+                // its buffer (AddressSanitizer stops the process there): not compared, and never
+                // decoded by the DC path in the thumbnailer (the planar route declines such slivers).
+                let sliver = name.hasPrefix("4:1:1") && size.0 <= 8
+                #expect(JPEGDC.compare(data, avoidingReferenceOverread: true) == (sliver ? .notCompared : .same), "\(size.0)x\(size.1) \(name)")
                 let progressive = name.contains("progressive") || name.contains("scripted")
                 #expect(JPEGDC.kind(of: data) == (progressive ? .progressive : .sequential), "\(name)")
             }
