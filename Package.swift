@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "VignetteCodecs", targets: ["VignetteCodecs"]),
         .library(name: "VignetteHTTP", targets: ["VignetteHTTP"]),
         .library(name: "VignetteServer", targets: ["VignetteServer"]),
+        .library(name: "VignetteResponses", targets: ["VignetteResponses"]),
         .library(name: "VignetteRedis", targets: ["VignetteRedis"]),
         .executable(name: "vignette", targets: ["VignetteCLI"]),
     ],
@@ -123,11 +124,14 @@ let package = Package(
                 "Vignette", "DataCacheWriter", "ChildProcess", "TestTiming", .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
+        // One image as an HTTP answer (status, headers, body), with no web framework: what the
+        // Hummingbird helper answers through.
+        .target(name: "VignetteResponses", dependencies: ["Vignette", .product(name: "Logging", package: "swift-log")]),
         // A child process for the disk-cache crash test: writes entries until it is killed.
         .target(
             name: "VignetteServer",
             dependencies: [
-                "VignetteSupport", "Vignette", "VignetteCodecs", "VignetteHTTP", "VignetteRedis",
+                "VignetteSupport", "Vignette", "VignetteCodecs", "VignetteHTTP", "VignetteRedis", "VignetteResponses",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -138,8 +142,9 @@ let package = Package(
             name: "VignetteServerTests",
             dependencies: [
                 "VignetteSupport",
-                "VignetteServer", "LoopbackHTTPServer", "RedisTestServer", "S3TestServer", "TestTiming",
+                "VignetteServer", "VignetteResponses", "LoopbackHTTPServer", "LoopbackHTTPClient", "RedisTestServer", "S3TestServer", "TestTiming",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
@@ -170,6 +175,16 @@ let package = Package(
                 "Vignette", "VignetteCodecs", "VignetteCLI", "LoopbackHTTPServer", "RedisTestServer", "S3TestServer", "ChildProcess",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
+        // GETs to a server of the tests' own on 127.0.0.1 (AsyncHTTPClient), and what they gave.
+        .target(
+            name: "LoopbackHTTPClient",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            path: "Tests/LoopbackHTTPClient"),
         // An HTTP/1.1 server on 127.0.0.1 for the tests: ranges, validators, stalls, cut-offs, dribbling.
         .target(
             name: "LoopbackHTTPServer",
