@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "VignetteHTTP", targets: ["VignetteHTTP"]),
         .library(name: "VignetteServer", targets: ["VignetteServer"]),
         .library(name: "VignetteResponses", targets: ["VignetteResponses"]),
+        .library(name: "VignetteVapor", targets: ["VignetteVapor"]),
         .library(name: "VignetteRedis", targets: ["VignetteRedis"]),
         .executable(name: "vignette", targets: ["VignetteCLI"]),
     ],
@@ -20,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // HMAC-SHA256 and SHA-256 for AWS Signature Version 4 (s3:// sources); no AWS SDK is used.
@@ -125,8 +127,21 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
         // One image as an HTTP answer (status, headers, body), with no web framework: what the
-        // Hummingbird helper answers through.
+        // Hummingbird server and the Vapor integration both answer through.
         .target(name: "VignetteResponses", dependencies: ["Vignette", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "VignetteVapor",
+            dependencies: [
+                "Vignette", "VignetteResponses",
+                .product(name: "Vapor", package: "vapor"),
+            ]),
+        .testTarget(
+            name: "VignetteVaporTests",
+            dependencies: [
+                "VignetteVapor", "Vignette", "LoopbackHTTPClient",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]),
         // A child process for the disk-cache crash test: writes entries until it is killed.
         .target(
             name: "VignetteServer",
