@@ -49,11 +49,13 @@ demo: release
 test: install-deps
 	@Scripts/install-packages.sh $(TEST_PACKAGES)
 	@Scripts/test-venv.sh >/dev/null
-	@if command -v python3 >/dev/null; then python3 Scripts/undocumented.py Sources/Vignette Sources/VignetteCodecs Sources/VignetteHTTP Sources/VignetteServer Sources/VignetteRedis; fi
+	@if command -v python3 >/dev/null; then python3 Scripts/undocumented.py Sources/Vignette Sources/VignetteCodecs Sources/VignetteHTTP Sources/VignetteServer Sources/VignetteRedis Sources/VignetteResponses Sources/VignetteVapor; fi
 	python3 Scripts/check-doc-links.py
 	Scripts/check-one-way.sh
 	$(MAKE) docs-check
 	$(SWIFT) build --build-tests
+	$(SWIFT) build --package-path examples/vapor-thumbnails --scratch-path .build/examples
+	$(SWIFT) build --package-path examples/hummingbird-thumbnails --scratch-path .build/examples
 	Scripts/fuzz.sh --replay
 	SWIFT=$(SWIFT) Scripts/run-tests.sh
 
