@@ -43,8 +43,8 @@ public struct ImageResponder: Sendable {
     }
 
     /// A responder whose `respond(path:…)` reads only files under `root`: a path is joined to it
-    /// and resolved (`realpath`), and one that leaves it by `..`, an absolute spelling or a
-    /// symbolic link is answered 403, one that names no file 404.
+    /// (an absolute one too) and resolved (`realpath`); one that leaves it by `..` or a symbolic
+    /// link is answered 403, one that names no file 404.
     /// - Throws: `ImagingError` (`.invalidArgument`) when `root` is not a folder.
     public init(
         pipeline: ImagePipeline, root: String, maxAge: Int = 31_536_000, failureMaxAge: Int = 10, watermark: ImageRecipe.WatermarkImage? = nil

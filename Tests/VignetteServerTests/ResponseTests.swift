@@ -67,13 +67,15 @@ struct ImageResponderTests {
         #expect(again.status == 304 && again.body.isEmpty && again[header: "ETag"] == answer[header: "ETag"])
     }
 
-    @Test("a root refuses absolute spellings and ..; a 503 is answered with Retry-After; a format not written is 415")
+    @Test("a root refuses .. out of it and reads an absolute path under it; a 503 is answered with Retry-After; a format not written is 415")
     func refusals() async throws {
         let responder = try ImageResponder(pipeline: ImagePipeline(configuration: .init()), root: Fixtures.folder)
-        for path in ["/etc/passwd", "../Package.swift", "a/../../Package.swift"] {
+        for path in ["../Package.swift", "a/../../Package.swift", ".."] {
             let answer = await responder.respond(path: path, recipe: ImageRecipe(), accept: nil, ifNoneMatch: nil)
             #expect(answer.status == 403 && answer.failure?.status == .forbidden, "\(path)")
         }
+        // An absolute path is joined to the root: a file under it, here none.
+        #expect(await responder.respond(path: "/etc/passwd", recipe: ImageRecipe(), accept: nil, ifNoneMatch: nil).status == 404)
         #expect(throws: ImagingError.self) { try ImageResponder(pipeline: responder.pipeline, root: Fixtures.folder + "/baseline.jpg") }
         let stopped = ImageAnswer(failure: .stopped, maxAge: 10)
         #expect(stopped.status == 503 && stopped[header: "Retry-After"] == "1" && stopped.body == Data("the request was stopped\n".utf8))
