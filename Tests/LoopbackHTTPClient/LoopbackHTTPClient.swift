@@ -54,6 +54,14 @@ public struct LoopbackHTTPClient: Sendable {
         return Reply(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
     }
 
+    /// The statuses of `count` GETs of `path` with `headers`, all sent at once.
+    public func statuses(ofConcurrent count: Int, _ path: String, headers: [(String, String)] = []) async throws -> [Int] {
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<count { group.addTask { try await get(path, headers: headers).status } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
     /// Closes the client's connections.
     public func shutdown() async throws { try await client.shutdown() }
 }

@@ -75,10 +75,7 @@ struct HummingbirdThumbnailTests {
     @Test("50 concurrent equal requests make one decode")
     func coalesced() async throws {
         try await Self.with { app, metrics in
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<50 { group.addTask { try await app.get("/thumbs/baseline.jpg", headers: [("Accept", "image/webp")]).status } }
-                return try await group.reduce(into: []) { $0.append($1) }
-            }
+            let statuses = try await app.statuses(ofConcurrent: 50, "/thumbs/baseline.jpg", headers: [("Accept", "image/webp")])
             #expect(statuses == Array(repeating: 200, count: 50))
             #expect(try metrics.expectCounter("vignette_decodes_total").totalValue == 1)
         }
