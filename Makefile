@@ -54,6 +54,8 @@ test: install-deps
 	Scripts/check-one-way.sh
 	$(MAKE) docs-check
 	$(SWIFT) build --build-tests
+	@# The examples as a user's packages build them (the main package by path): their own build, one
+	@# scratch folder for both, so the Hummingbird one reuses what the Vapor one built (NIO, the client).
 	$(SWIFT) build --package-path examples/vapor-thumbnails --scratch-path .build/examples
 	$(SWIFT) build --package-path examples/hummingbird-thumbnails --scratch-path .build/examples
 	Scripts/fuzz.sh --replay
