@@ -49,12 +49,16 @@ demo: release
 test: install-deps
 	@Scripts/install-packages.sh $(TEST_PACKAGES)
 	@Scripts/test-venv.sh >/dev/null
-	@if command -v python3 >/dev/null; then python3 Scripts/undocumented.py Sources/Vignette Sources/VignetteCodecs Sources/VignetteHTTP Sources/VignetteServer Sources/VignetteRedis; fi
+	@if command -v python3 >/dev/null; then python3 Scripts/undocumented.py Sources/Vignette Sources/VignetteCodecs Sources/VignetteHTTP Sources/VignetteServer Sources/VignetteRedis Sources/VignetteResponses Sources/VignetteVapor; fi
 	python3 Scripts/check-doc-links.py
 	Scripts/check-one-way.sh
 	$(MAKE) docs-check
 	$(SWIFT) build --build-tests
-	$(SWIFT) build --package-path Benchmarks
+	@# The packages beside the main one, as a user's packages build them (the main package by path):
+	@# their own build, one scratch folder for all three, so each reuses what the one before built.
+	$(SWIFT) build --package-path Benchmarks --scratch-path .build/beside
+	$(SWIFT) build --package-path examples/vapor-thumbnails --scratch-path .build/beside
+	$(SWIFT) build --package-path examples/hummingbird-thumbnails --scratch-path .build/beside
 	Scripts/fuzz.sh --replay
 	SWIFT=$(SWIFT) Scripts/run-tests.sh
 

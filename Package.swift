@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "VignetteCodecs", targets: ["VignetteCodecs"]),
         .library(name: "VignetteHTTP", targets: ["VignetteHTTP"]),
         .library(name: "VignetteServer", targets: ["VignetteServer"]),
+        .library(name: "VignetteResponses", targets: ["VignetteResponses"]),
+        .library(name: "VignetteVapor", targets: ["VignetteVapor"]),
         .library(name: "VignetteRedis", targets: ["VignetteRedis"]),
         .executable(name: "vignette", targets: ["VignetteCLI"]),
     ],
@@ -19,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         // OTLP export of the server's traces (`vignette serve --otel-endpoint`); over HTTP only, so
@@ -115,11 +118,27 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]),
+        // One image as an HTTP answer (status, headers, body), with no web framework: what the
+        // Hummingbird server and the Vapor integration both answer through.
+        .target(name: "VignetteResponses", dependencies: ["Vignette", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "VignetteVapor",
+            dependencies: [
+                "Vignette", "VignetteResponses",
+                .product(name: "Vapor", package: "vapor"),
+            ]),
+        .testTarget(
+            name: "VignetteVaporTests",
+            dependencies: [
+                "VignetteVapor", "Vignette", "LoopbackHTTPClient",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]),
         // A child process for the disk-cache crash test: writes entries until it is killed.
         .target(
             name: "VignetteServer",
             dependencies: [
-                "VignetteSupport", "Vignette", "VignetteCodecs", "VignetteHTTP", "VignetteRedis",
+                "VignetteSupport", "Vignette", "VignetteCodecs", "VignetteHTTP", "VignetteRedis", "VignetteResponses",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -131,8 +150,9 @@ let package = Package(
             name: "VignetteServerTests",
             dependencies: [
                 "VignetteSupport",
-                "VignetteServer", "LoopbackHTTPServer", "RedisTestServer", "S3TestServer", "TestTiming",
+                "VignetteServer", "VignetteResponses", "LoopbackHTTPServer", "LoopbackHTTPClient", "RedisTestServer", "S3TestServer", "TestTiming",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
@@ -168,6 +188,16 @@ let package = Package(
                 "Vignette", "VignetteCodecs", "VignetteCLI", "LoopbackHTTPServer", "RedisTestServer", "S3TestServer", "ChildProcess",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
+        // GETs to a server of the tests' own on 127.0.0.1 (AsyncHTTPClient), and what they gave.
+        .target(
+            name: "LoopbackHTTPClient",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            path: "Tests/LoopbackHTTPClient"),
         // An HTTP/1.1 server on 127.0.0.1 for the tests: ranges, validators, stalls, cut-offs, dribbling.
         .target(
             name: "LoopbackHTTPServer",

@@ -149,11 +149,8 @@ public final class ThumbnailServer: Sendable {
         await pipeline.flushDiskCache()
     }
 
-    /// A short text response (errors, health), never cached long.
+    /// A short text response (errors, health), never cached long (`ImageAnswer.text`).
     static func text(_ status: Int, _ body: String, maxAge: Int = 0) -> Response {
-        var headers: HTTPFields = [.contentType: "text/plain; charset=utf-8", .cacheControl: "max-age=\(maxAge)"]
-        headers[.contentLength] = String(body.utf8.count + 1)
-        return Response(status: HTTPResponse.Status(code: status), headers: headers,
-                        body: ResponseBody(byteBuffer: ByteBuffer(string: body + "\n")))
+        Response(ImageAnswer.text(status, body, maxAge: maxAge))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VignetteResponses
 import VignetteServer
 
 @Suite("local:/// sources stay under the root")

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Vignette
 import VignetteHTTP
@@ -54,5 +55,41 @@ struct ResponseTests {
         // The body never carries the library's message or a path.
         #expect(failure.reason != "x" && !failure.reason.isEmpty)
         #expect(!failure.reason.contains("/") && !failure.reason.contains("no such file"))
+    }
+}
+
+@Suite("ImageResponder: one image as an HTTP answer, no web framework")
+struct ImageResponderTests {
+    @Test("a data source with the recipe's own format: no Vary, the responder's max-age; the ETag is the result's, 304 for * too")
+    func dataSource() async throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Fixtures.folder + "/baseline.jpg"))
+        let responder = ImageResponder(pipeline: ImagePipeline(configuration: .init()), maxAge: 60)
+        var recipe = ImageRecipe(width: 40, height: 40)
+        recipe.format = .png
+        let source = ImageRequest.Source.data(id: "baseline") { bytes }
+        let answer = await responder.respond(to: source, recipe: recipe, accept: "image/avif", ifNoneMatch: nil)
+        #expect(answer.status == 200 && answer[header: "content-type"] == "image/png" && answer[header: "Vary"] == nil)
+        #expect(answer[header: "Cache-Control"] == "public, max-age=60" && answer[header: "Last-Modified"] == nil)
+        #expect(try ImageDecoder().probe(answer.body).width == 40)
+        let again = await responder.respond(to: source, recipe: recipe, accept: nil, ifNoneMatch: "*")
+        #expect(again.status == 304 && again.body.isEmpty && again[header: "ETag"] == answer[header: "ETag"])
+    }
+
+    @Test("a root refuses .. out of it and reads an absolute path under it; a 503 is answered with Retry-After; a format not written is 415")
+    func refusals() async throws {
+        let responder = try ImageResponder(pipeline: ImagePipeline(configuration: .init()), root: Fixtures.folder)
+        for path in ["../Package.swift", "a/../../Package.swift", ".."] {
+            let answer = await responder.respond(path: path, recipe: ImageRecipe(), accept: nil, ifNoneMatch: nil)
+            #expect(answer.status == 403 && answer.failure?.status == .forbidden, "\(path)")
+        }
+        // An absolute path is joined to the root: a file under it, here none.
+        #expect(await responder.respond(path: "/etc/passwd", recipe: ImageRecipe(), accept: nil, ifNoneMatch: nil).status == 404)
+        #expect(throws: ImagingError.self) { try ImageResponder(pipeline: responder.pipeline, root: Fixtures.folder + "/baseline.jpg") }
+        let stopped = ImageAnswer(failure: .stopped, maxAge: 10)
+        #expect(stopped.status == 503 && stopped[header: "Retry-After"] == "1" && stopped.body == Data("the request was stopped\n".utf8))
+        var recipe = ImageRecipe()
+        recipe.format = ImageFormat(rawValue: "pcx")
+        let unwritable = await responder.respond(path: "baseline.jpg", recipe: recipe, accept: nil, ifNoneMatch: nil)
+        #expect(unwritable.status == 415)
     }
 }

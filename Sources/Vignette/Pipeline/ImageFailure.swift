@@ -76,6 +76,18 @@ public struct ImageFailure: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The answer to a recipe that cannot be made as asked (what `ImageRecipe.validate(limits:)`,
+    /// `request(for:)` or `encoding(accepting:)` threw): 415 for a format that is not written,
+    /// 413 for a result over a limit, 400 otherwise, each with the recipe's own message (it names
+    /// the option and its value, nothing of the service).
+    public init(recipe error: ImagingError) {
+        switch error.kind {
+        case .unsupportedFormat: self.init(.unsupportedMediaType, reason: "this server cannot write that format: \(error.message)")
+        case .limitExceeded: self.init(.contentTooLarge, reason: error.message)
+        default: self.init(.badRequest, reason: error.message)
+        }
+    }
+
     /// The HTTP status code.
     public var httpStatus: Int { status.httpStatus }
 

@@ -41,15 +41,9 @@ public struct ServerFailure: Error, Sendable, Equatable {
 }
 
 extension ServerFailure {
-    /// The answer to a recipe its URL options cannot make: 415 for a format this server does not
-    /// write, 413 for a result over the budget, 400 with the recipe's own message otherwise (it
-    /// names the option and the value; no path or library internals).
+    /// The answer to a recipe its URL options cannot make (`ImageFailure(recipe:)`: 415, 413 or 400).
     init(recipe error: ImagingError) {
-        switch error.kind {
-        case .unsupportedFormat: self = ServerFailure(status: 415, "this server cannot write that format: \(error.message)")
-        case .limitExceeded: self = ServerFailure(status: 413, error.message)
-        default: self = .badRequest(error.message)
-        }
+        self.init(ImageFailure(recipe: error))
     }
 }
 

@@ -6,6 +6,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Vignette
+import VignetteResponses
 
 extension ThumbnailServer {
     /// Answers an image URL: parse and check the URL (400, 403), resolve the source (403, 404),
@@ -81,7 +82,7 @@ extension ThumbnailServer {
                 image = try await request.body.consumeWithCancellationOnInboundClose { _ in try await work() }
             }
         }
-        headers[.contentType] = ThumbnailServer.mediaType(image.format)
+        headers[.contentType] = image.format.mediaType
         headers[.contentLength] = String(image.data.count)
         if let disposition = order.contentDisposition(format: image.format) { headers[.contentDisposition] = disposition }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.data)))
@@ -105,7 +106,7 @@ extension ThumbnailServer {
             else { return nil }
         }
         var headers: HTTPFields = [
-            .contentType: format.map(ThumbnailServer.mediaType) ?? "application/octet-stream", .contentLength: String(data.count),
+            .contentType: format?.mediaType ?? "application/octet-stream", .contentLength: String(data.count),
             .cacheControl: "public, max-age=\(configuration.cacheMaxAge)",
         ]
         if let disposition = order.contentDisposition(format: format) { headers[.contentDisposition] = disposition }
@@ -175,22 +176,6 @@ extension ThumbnailServer {
             case .timedOut: throw TimedOut()
             case .clientGone, nil: throw CancellationError()
             }
-        }
-    }
-
-    static func mediaType(_ format: ImageFormat) -> String {
-        switch format {
-        case .jpeg: "image/jpeg"
-        case .png: "image/png"
-        case .webp: "image/webp"
-        case .avif: "image/avif"
-        case .heic: "image/heic"
-        case .gif: "image/gif"
-        case .tiff: "image/tiff"
-        case .jxl: "image/jxl"
-        case .bmp: "image/bmp"
-        case .ico: "image/x-icon"
-        default: "application/octet-stream"
         }
     }
 }

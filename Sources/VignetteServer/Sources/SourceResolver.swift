@@ -9,6 +9,7 @@ import Glibc
 import Vignette
 import VignetteSupport
 import VignetteHTTP
+import VignetteResponses
 
 /// Turns a URL's source (`local:///path`, `http://…`, `https://…`, `s3://…`) into what the
 /// pipeline loads, or refuses it: local files only under the root, http(s) and s3 only under an
@@ -65,7 +66,7 @@ struct SourceResolver: Sendable {
             let path = String(source.dropFirst("local://".count))
             do throws(LocalSourceResolver.Refusal) {
                 let file = try local.resolve(path)
-                return Resolved(source: .file(file), modified: SourceResolver.modificationTime(file))
+                return Resolved(source: .file(file), modified: HTTPDate.modificationTime(ofFile: file))
             } catch {
                 switch error {
                 case .forbidden: throw .forbidden("the source is outside the allowed folder")
@@ -159,11 +160,5 @@ struct SourceResolver: Sendable {
         var text = [CChar](repeating: 0, count: Int(length) + 1)
         guard inet_ntop(family, address, &text, socklen_t(text.count)) != nil else { return "" }
         return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    static func modificationTime(_ path: String) -> Int? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return Int(status.st_mtim.tv_sec)
     }
 }

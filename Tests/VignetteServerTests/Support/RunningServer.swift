@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import LoopbackHTTPClient
 import Foundation
 import Hummingbird
 import LoopbackHTTPServer
@@ -15,16 +16,10 @@ import VignetteServer
 struct RunningServer {
     let server: ThumbnailServer
     let port: Int
-    let client: HTTPClient
+    let client: LoopbackHTTPClient
 
     /// What a GET gave.
-    struct Reply {
-        let status: Int
-        let headers: HTTPHeaders
-        let body: Data
-
-        func header(_ name: String) -> String? { headers.first(name: name) }
-    }
+    typealias Reply = LoopbackHTTPClient.Reply
 
     /// Runs `body` against a server made with `configure` applied to a local-root configuration
     /// serving the repository's Fixtures/, logging to `logger`.
@@ -44,12 +39,7 @@ struct RunningServer {
             running.cancel()
             throw TestFailure("the server did not start")
         }
-        // As many connections as a test sends requests at once (50 equal requests are meant to be
-        // in flight together, not 8 at a time), and a minute to get one on a loaded machine.
-        var clientConfiguration = HTTPClient.Configuration()
-        clientConfiguration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
-        clientConfiguration.timeout.connect = .seconds(60)
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+        let client = LoopbackHTTPClient(port: port)
         do {
             try await body(RunningServer(server: server, port: port, client: client))
         } catch {
@@ -65,11 +55,7 @@ struct RunningServer {
 
     /// GET `path` (as it is written: already percent-encoded) with `headers`.
     func get(_ path: String, headers: [(String, String)] = []) async throws -> Reply {
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await client.execute(request, timeout: .seconds(60))
-        let body = try await response.body.collect(upTo: 64 << 20)
-        return Reply(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
+        try await client.get(path, headers: headers)
     }
 }
 
@@ -146,12 +132,10 @@ enum Fixtures {
     }
 }
 
-/// A Hummingbird application of the test's own with the server's routes mounted under a prefix.
-enum EmbeddedApplication {
-    static func get(server: ThumbnailServer, prefix: String, path: String) async throws -> RunningServer.Reply {
-        let router = Router(context: BasicRequestContext.self)
-        router.get("/own") { _, _ in "the application's own route" }
-        server.addRoutes(to: router, prefix: prefix)
+/// A Hummingbird application of the test's own on 127.0.0.1 (a port from the kernel), and a client.
+enum LoopbackApplication {
+    /// Runs `body` against an application of `router`, then stops it.
+    static func with(router: Router<BasicRequestContext>, _ body: (LoopbackHTTPClient) async throws -> Void) async throws {
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
@@ -160,12 +144,9 @@ enum EmbeddedApplication {
         let running = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw TestFailure("the application did not start") }
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        let reply: RunningServer.Reply
+        let client = LoopbackHTTPClient(port: port)
         do {
-            let response = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(60))
-            let body = try await response.body.collect(upTo: 64 << 20)
-            reply = RunningServer.Reply(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
+            try await body(client)
         } catch {
             try? await client.shutdown()
             await group.triggerGracefulShutdown()
@@ -174,6 +155,17 @@ enum EmbeddedApplication {
         try await client.shutdown()
         await group.triggerGracefulShutdown()
         try await running.value
-        return reply
+    }
+}
+
+/// A Hummingbird application of the test's own with the server's routes mounted under a prefix.
+enum EmbeddedApplication {
+    static func get(server: ThumbnailServer, prefix: String, path: String) async throws -> RunningServer.Reply {
+        let router = Router(context: BasicRequestContext.self)
+        router.get("/own") { _, _ in "the application's own route" }
+        server.addRoutes(to: router, prefix: prefix)
+        var reply: RunningServer.Reply?
+        try await LoopbackApplication.with(router: router) { client in reply = try await client.get(path) }
+        return try #require(reply)
     }
 }

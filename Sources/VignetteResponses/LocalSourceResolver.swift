@@ -30,6 +30,11 @@ package struct LocalSourceResolver: Sendable {
     /// The file `path` (the part after `local://`, percent-encoded) names under the root.
     package func resolve(_ path: String) throws(Refusal) -> String {
         guard let decoded = PercentEncoding.decoded(path) else { throw .forbidden("the path is not valid percent-encoding") }
+        return try resolve(decoded: decoded)
+    }
+
+    /// The file `decoded` (a path as it is, not percent-encoded) names under the root.
+    package func resolve(decoded: String) throws(Refusal) -> String {
         guard !decoded.utf8.contains(0) else { throw .forbidden("the path holds a NUL byte") }
         let joined = root + (decoded.hasPrefix("/") ? "" : "/") + decoded
         guard let resolved = LocalSourceResolver.realPath(joined) else {

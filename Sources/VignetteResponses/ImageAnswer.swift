@@ -1,0 +1,71 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Vignette
+
+/// An HTTP answer for one image, with no web framework in it: the status, the headers in order
+/// and the body. `ImageResponder.respond(to:recipe:accept:ifNoneMatch:logger:)` makes them;
+/// VignetteServer (Hummingbird) and VignetteVapor turn them into their framework's response.
+public struct ImageAnswer: Sendable {
+    /// The HTTP status code: 200, 304, or the failure's.
+    public var status: Int
+    /// The header fields, in the order they are sent.
+    public var headers: [(name: String, value: String)]
+    /// The body: the encoded image, a failure's one-line reason, or nothing for a 304.
+    public var body: Data
+    /// Why no image was made (the status and the client's reason); nil for 200 and 304.
+    public var failure: ImageFailure?
+
+    /// An answer of `status` with `headers` and `body`.
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data(), failure: ImageFailure? = nil) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.failure = failure
+    }
+
+    /// The first value of the header `name` (compared without case).
+    public subscript(header name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    /// A one-line text answer (a failure, a health check): `text` and a newline as
+    /// `text/plain; charset=utf-8`, cached for `maxAge` seconds.
+    public static func text(_ status: Int, _ text: String, maxAge: Int = 0) -> ImageAnswer {
+        let body = Data((text + "\n").utf8)
+        return ImageAnswer(
+            status: status,
+            headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "max-age=\(maxAge)"), ("Content-Length", String(body.count))],
+            body: body)
+    }
+
+    /// The answer to `failure`: its status and its reason as text, cached for `maxAge` seconds,
+    /// with `Retry-After` when the status is 503.
+    public init(failure: ImageFailure, maxAge: Int) {
+        self = ImageAnswer.text(failure.httpStatus, failure.reason, maxAge: maxAge)
+        if failure.status == .serviceUnavailable { headers.append(("Retry-After", "1")) }
+        self.failure = failure
+    }
+}
+
+extension ImageFormat {
+    /// The media type sent as `Content-Type` for this format (`image/webp`);
+    /// `application/octet-stream` for a format without one.
+    public var mediaType: String {
+        switch self {
+        case .jpeg: "image/jpeg"
+        case .png: "image/png"
+        case .webp: "image/webp"
+        case .avif: "image/avif"
+        case .heic: "image/heic"
+        case .gif: "image/gif"
+        case .tiff: "image/tiff"
+        case .jxl: "image/jxl"
+        case .bmp: "image/bmp"
+        case .ico: "image/x-icon"
+        default: "application/octet-stream"
+        }
+    }
+}
