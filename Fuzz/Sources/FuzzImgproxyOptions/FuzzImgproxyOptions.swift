@@ -1,5 +1,5 @@
 import FuzzSupport
-import Vignette
+@_spi(Fuzzing) import Vignette
 
 /// libFuzzer target: an imgproxy URL's options and source as the library reads them
 /// (`ImgproxyOptions` into an `ImageRecipe`, its checks, its plan and its encoding choice, the
@@ -22,8 +22,7 @@ public func fuzzImgproxyOptions(_ bytes: UnsafePointer<UInt8>?, _ count: Int) ->
         _ = try? recipe.encoding(accepting: [.webp, .avif])
     }
     _ = delivery.hasExpired(now: count)
-    _ = Base64URL.decode(text[...])
-    _ = PercentEncoding.decoded(text)
+    URLTextDecoding.decodeAll(text)
     return 0
 }
 
