@@ -12,6 +12,8 @@ import Vignette
         directives(of: headers).contains("no-store")
     }
 
+    /// The validators (`ETag`, `Last-Modified`) and expiry (`Cache-Control: max-age`, `Expires`) of a
+    /// response received at `now`; nil when it has neither, or forbids storing (`no-store`).
     @_spi(Fuzzing) public static func metadata(of headers: HTTPHeaders, now: Double) -> ResponseMetadata? {
         let etag = headers.first(name: "ETag")
         let lastModified = headers.first(name: "Last-Modified")
