@@ -88,8 +88,10 @@ import VignetteHTTP
     func previews(fixture: String) async throws {
         let original = try Files.fixture(fixture)
         try await withServer { server in
-            // Small chunks, slowly (the WebP is 11 KB): a loaded machine still has time to make a preview.
-            server.setRoute("/" + fixture, Route(body: original, delivery: .dribble(chunkSize: 500, interval: .milliseconds(40))))
+            // Small chunks, slowly, about 5 s for the 31-KB JPEG and 2 s for the 11-KB WebP: a machine
+            // whose cooperative threads other tests hold for seconds still gets to make a preview.
+            let chunk = original.count > 20_000 ? 250 : 200
+            server.setRoute("/" + fixture, Route(body: original, delivery: .dribble(chunkSize: chunk, interval: .milliseconds(40))))
             var configuration = ImagePipeline.Configuration(dataLoader: makeLoader())
             configuration.isProgressiveDecodingEnabled = true
             configuration.progressiveDecodingInterval = .milliseconds(10)
