@@ -92,21 +92,38 @@ final class RequestHandler: ChannelInboundHandler {
         case .dribble(let chunkSize, let interval):
             writeHead(route, status: status, length: body.count, context: context)
             dribble(body, from: 0, chunkSize: max(1, chunkSize), interval: interval, context: context)
+        case .dribbleHeld(let chunkSize, let interval, let holdAt, let gate):
+            writeHead(route, status: status, length: body.count, context: context)
+            dribble(body, from: 0, chunkSize: max(1, chunkSize), interval: interval, hold: (holdAt, gate), context: context)
         case .stall:
             writeHead(route, status: status, length: body.count, context: context)
         }
     }
 
-    private func dribble(_ body: [UInt8], from offset: Int, chunkSize: Int, interval: TimeAmount, context: ChannelHandlerContext) {
+    private func dribble(
+        _ body: [UInt8], from offset: Int, chunkSize: Int, interval: TimeAmount, hold: (at: Int, gate: Gate)? = nil,
+        context: ChannelHandlerContext
+    ) {
         guard context.channel.isActive else { return }
-        let end = min(body.count, offset + chunkSize)
+        let end = min(body.count, offset + chunkSize, hold.map { $0.at > offset ? $0.at : Int.max } ?? Int.max)
         writeBody(body[offset..<end], context: context)
         guard end < body.count else {
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
             return
         }
+        if let hold, end == hold.at {
+            let loop = context.eventLoop
+            let bound = NIOLoopBound((self, context), eventLoop: loop)
+            hold.gate.whenOpen {
+                loop.execute {
+                    let (handler, context) = bound.value
+                    handler.dribble(body, from: end, chunkSize: chunkSize, interval: interval, context: context)
+                }
+            }
+            return
+        }
         context.eventLoop.assumeIsolated().scheduleTask(in: interval) {
-            self.dribble(body, from: end, chunkSize: chunkSize, interval: interval, context: context)
+            self.dribble(body, from: end, chunkSize: chunkSize, interval: interval, hold: hold, context: context)
         }
     }
 

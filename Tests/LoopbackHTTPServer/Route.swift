@@ -10,6 +10,8 @@ public struct Route: Sendable {
         case chunkedWithoutLength
         /// `chunkSize` bytes every `interval`.
         case dribble(chunkSize: Int, interval: TimeAmount)
+        /// As `dribble` up to `holdAt` bytes, then nothing until `gate` opens, then the rest.
+        case dribbleHeld(chunkSize: Int, interval: TimeAmount, holdAt: Int, gate: Gate)
         /// Headers, then nothing: the connection stays open and silent.
         case stall
     }

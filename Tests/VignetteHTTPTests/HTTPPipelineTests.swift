@@ -1,6 +1,7 @@
 import Foundation
 import InMemoryTracing
 import LoopbackHTTPServer
+import TestTiming
 import Testing
 import Tracing
 import Vignette
@@ -88,10 +89,17 @@ import VignetteHTTP
     func previews(fixture: String) async throws {
         let original = try Files.fixture(fixture)
         try await withServer { server in
-            // Small chunks, slowly, about 5 s for the 31-KB JPEG and 2 s for the 11-KB WebP: a machine
-            // whose cooperative threads other tests hold for seconds still gets to make a preview.
-            let chunk = original.count > 20_000 ? 250 : 200
-            server.setRoute("/" + fixture, Route(body: original, delivery: .dribble(chunkSize: chunk, interval: .milliseconds(40))))
+            // Three quarters of the file in small chunks, then nothing until the first preview has
+            // come (or a minute has passed, and the test fails), then the rest: however long a
+            // loaded machine takes to start a preview, the data is not complete before it.
+            let gate = Gate()
+            server.setRoute("/" + fixture, Route(body: original, delivery: .dribbleHeld(
+                chunkSize: 500, interval: .milliseconds(20), holdAt: original.count * 3 / 4, gate: gate)))
+            let watchdog = Task {
+                try? await Task.sleep(for: .seconds(60 * testTimeScale))
+                gate.open()
+            }
+            defer { watchdog.cancel() }
             var configuration = ImagePipeline.Configuration(dataLoader: makeLoader())
             configuration.isProgressiveDecodingEnabled = true
             configuration.progressiveDecodingInterval = .milliseconds(10)
@@ -103,7 +111,9 @@ import VignetteHTTP
             var final: Image?
             for await event in task.events {
                 switch event {
-                case .preview(let preview): previews.append(preview)
+                case .preview(let preview):
+                    previews.append(preview)
+                    gate.open()
                 case .finished(let result): final = try result.get().image
                 case .progress(let completed, let total): progress.append((completed, total))
                 }

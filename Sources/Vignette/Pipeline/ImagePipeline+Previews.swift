@@ -7,17 +7,31 @@ import VignetteSupport
 
 /// Decodes previews for a decode node from the bytes received so far: at most one at a time, no
 /// more often than `Configuration.progressiveDecodingInterval`, only while a subscriber wants
-/// previews. Previews are made by `ProgressiveDecoder` (libwebp's incremental decoder, libvips
-/// with fail-on none for progressive JPEG), turned upright and fitted to the request's
-/// thumbnail box on a decoding thread.
+/// previews. Bytes that arrive meanwhile are kept and previewed when the rule allows, so a
+/// download that pauses still shows what it has. Previews are made by `ProgressiveDecoder`
+/// (libwebp's incremental decoder, libvips with fail-on none for progressive JPEG), turned
+/// upright and fitted to the request's thumbnail box on a decoding thread.
 final class PreviewDecoding: Sendable {
     private let stage: ThreadStage
     private let work: SharedWork<ImageContainer>
     private let thumbnail: ThumbnailOptions?
     private let decoder: ProgressiveDecoder
     private let interval: Duration
-    /// When the last preview was shown, whether one is being made, whether all the data is in.
-    private let state = Locked<(last: ContinuousClock.Instant?, busy: Bool, complete: Bool)>((nil, false, false))
+    private let state = Locked(State())
+
+    private struct State {
+        /// When the last preview was shown.
+        var last: ContinuousClock.Instant?
+        /// Whether a preview is being made.
+        var busy = false
+        /// Whether all the data is in.
+        var complete = false
+        /// Bytes offered while a preview was being made or too soon after the last one: offered
+        /// again later, so the newest bytes are previewed even when no more arrive for a while.
+        var waiting: Data?
+        /// Whether a later offer of `waiting` is already scheduled.
+        var retryScheduled = false
+    }
 
     init(pipeline: ImagePipeline, work: SharedWork<ImageContainer>, thumbnail: ThumbnailOptions?) {
         stage = pipeline.decoding
@@ -33,18 +47,51 @@ final class PreviewDecoding: Sendable {
         state.withLock { $0.complete = true }
     }
 
-    /// More bytes arrived: decode a preview unless one is being made or the last was too recent.
+    /// More bytes arrived: decode a preview now, or keep the bytes for when the preview being made
+    /// ends or the interval since the last one has passed.
     func offer(_ prefix: Data) {
         guard work.wantsPreviews, !decoder.isFinished else { return }
+        enum Decision { case decode, wait(Duration), keep }
         let now = ContinuousClock.now
         let interval = interval
-        let go = state.withLock { state -> Bool in
-            if state.busy || state.complete { return false }
-            if let last = state.last, now - last < interval { return false }
+        let decision = state.withLock { state -> Decision in
+            if state.complete { return .keep }
+            if state.busy {
+                state.waiting = prefix
+                return .keep
+            }
+            if let last = state.last, now - last < interval {
+                state.waiting = prefix
+                if state.retryScheduled { return .keep }
+                state.retryScheduled = true
+                return .wait(interval - (now - last))
+            }
             state.busy = true
-            return true
+            state.waiting = nil
+            return .decode
         }
-        guard go else { return }
+        switch decision {
+        case .keep: return
+        case .wait(let delay):
+            Task { [self] in
+                try? await Task.sleep(for: delay)
+                offerWaiting(endingRetry: true)
+            }
+        case .decode: decode(prefix)
+        }
+    }
+
+    /// Offers the bytes kept while a preview was being made or too soon after the last one.
+    private func offerWaiting(endingRetry: Bool) {
+        let waiting = state.withLock { state -> Data? in
+            if endingRetry { state.retryScheduled = false }
+            defer { state.waiting = nil }
+            return state.waiting
+        }
+        if let waiting { offer(waiting) }
+    }
+
+    private func decode(_ prefix: Data) {
         Task { [self] in
             let decoder = decoder, thumbnail = thumbnail, state = state
             let preview = try? await work.run(on: stage) { () throws(ImagingError) -> ImageContainer? in
@@ -62,6 +109,7 @@ final class PreviewDecoding: Sendable {
                 if made { state.last = ContinuousClock.now }
             }
             if let preview = preview ?? nil { work.publishPreview(preview) }
+            offerWaiting(endingRetry: false)
         }
     }
 }
