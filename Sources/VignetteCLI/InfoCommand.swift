@@ -6,6 +6,7 @@ import Foundation
 #endif
 import Vignette
 import VignetteHTTP
+import VignetteSupport
 
 /// `vignette info FILE|URL...`: one JSON object a line, header only.
 struct InfoCommand: AsyncParsableCommand {

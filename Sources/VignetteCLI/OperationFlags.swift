@@ -1,5 +1,6 @@
 import ArgumentParser
 import Vignette
+import VignetteSupport
 
 /// `vignette thumbnail`'s operations: `--trim` and `--crop` before the resize, `--dpr` and
 /// `--gravity` for it; after it, in this order, `--rotate`, `--flip`, `--flop`, `--sharpen`,

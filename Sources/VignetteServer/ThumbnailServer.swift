@@ -10,6 +10,7 @@ import Tracing
 import Vignette
 import VignetteHTTP
 import VignetteRedis
+import VignetteSupport
 
 /// An imgproxy-compatible thumbnail server on Vignette's pipeline (Hummingbird 2): image URLs in
 /// imgproxy's format, `/health`, `/ready` and Prometheus text at `/metrics`.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import VignetteCodecs
+import VignetteSupport
 
 /// Errors from the C libraries and the system keep the library's own code beside its message, and
 /// are of the kind the failure is.

@@ -76,7 +76,7 @@ struct DataCacheDirectory: Sendable {
         guard (status.st_mode & S_IFMT) == S_IFREG else { return .failed("\(file) is not a regular file") }
         let size = Int(status.st_size)
         let entry: DataCache.Entry
-        do throws(ImagingError) {
+        do throws(InputFile.Failure) {
             let header = try InputFile.read(descriptor: descriptor, count: DataCacheEntryFile.headerSize, path: file)
             guard let metadataCount = DataCacheEntryFile.metadataCount(inHeader: header) else { return .missing }
             var metadata: Data?

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import VignetteSupport
 
 /// How much memory this process may use, and the default size of the image cache derived from it.
 ///

@@ -6,6 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import VignetteSupport
 
 /// Loads the bytes of a request's source. The pipeline calls it on its loading stage, at most
 /// `Configuration.loadingConcurrency` at once, and cancels the calling task when nobody wants the

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 internal import CVignetteVips
+import VignetteSupport
 
 /// Reads image headers and decodes images with libvips, within `DecodingLimits`.
 ///

@@ -5,6 +5,7 @@ import Foundation
 #endif
 internal import CVignetteImageShims
 internal import CVignetteVips
+import VignetteSupport
 
 /// Makes thumbnails: header first, limits checked, then the cheapest decode that covers the box.
 ///

@@ -8,8 +8,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import VignetteSupport
-
 /// Reads image files within a byte budget, without ever blocking on what is not a regular file.
 ///
 /// - A regular file: its size is checked with `fstat` before any byte is read.
@@ -24,79 +22,109 @@ import VignetteSupport
 ///
 /// The file is opened with `O_NONBLOCK` (so `open` of a FIFO without writer returns at once;
 /// cleared again for regular files) and `O_NOCTTY`. Failures carry the system's own reason (`strerror`)
-/// and the failing call's name and `errno` (`ImagingError.Code.system`).
+/// and the failing call's name and `errno` (`SystemError`). VignetteCodecs reads with a
+/// `DecodingLimits` and turns a `Failure` into an `ImagingError`.
 package enum InputFile {
+    /// Why a file could not be read.
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package enum Kind: Sendable {
+            /// Missing, unreadable, not a regular file or a pipe, a pipe with no writer or a silent one.
+            case unreadable
+            /// More bytes than allowed.
+            case overLimit
+        }
+
+        package let kind: Kind
+        /// One line that says what failed, with the system's reason when a call failed.
+        package let message: String
+        /// The system call that failed, when one did.
+        package let system: SystemError?
+
+        init(_ kind: Kind, _ message: String, system: SystemError? = nil) {
+            self.kind = kind
+            self.message = message
+            self.system = system
+        }
+
+        /// A failed system call: "context: reason".
+        init(_ system: SystemError, _ context: String) {
+            self.init(.unreadable, "\(context): \(system.reason)", system: system)
+        }
+
+        package var description: String { message }
+    }
+
     /// Seconds a connected pipe may stay silent before the read gives up (the HTTP loader's read timeout too).
     package static let pipeIdleTimeout: Int32 = 30
 
     /// Room reserved for the first bytes of a stream; it doubles as more arrive.
     static let streamChunk = 64 << 10
 
-    /// The bytes of the file at `path`, or `.io` (missing, unreadable, not a regular file or a
-    /// pipe, a pipe with no writer or a silent one) or `.limitExceeded` (over `limits.maxInputBytes`).
-    package static func read(_ path: String, limits: DecodingLimits) throws(ImagingError) -> Data {
+    /// The bytes of the file at `path`, or a `Failure`: `.unreadable` (missing, unreadable, not a
+    /// regular file or a pipe, a pipe with no writer or a silent one) or `.overLimit` (over `maxBytes`).
+    package static func read(_ path: String, maxBytes: Int) throws(Failure) -> Data {
         var status = stat()
-        guard stat(path, &status) == 0 else { throw ImagingError(SystemError("stat", code: errno), "cannot open \(path)") }
+        guard stat(path, &status) == 0 else { throw Failure(SystemError("stat", code: errno), "cannot open \(path)") }
         try refuseUnreadableKind(status, path: path)
 
         let descriptor: Int32
         do throws(SystemError) {
             descriptor = try systemCall("open") { open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
         } catch {
-            throw ImagingError(error, "cannot open \(path)")
+            throw Failure(error, "cannot open \(path)")
         }
         defer { close(descriptor) }
-        guard fstat(descriptor, &status) == 0 else { throw ImagingError(SystemError("fstat", code: errno), "cannot read \(path)") }
+        guard fstat(descriptor, &status) == 0 else { throw Failure(SystemError("fstat", code: errno), "cannot read \(path)") }
         // It may have been replaced between stat and open: what was opened decides.
         try refuseUnreadableKind(status, path: path)
 
         if (status.st_mode & S_IFMT) == S_IFIFO {
-            return try readStream(descriptor: descriptor, limits: limits, path: path)
+            return try readStream(descriptor: descriptor, maxBytes: maxBytes, path: path)
         }
         // A regular file: blocking reads again (O_NONBLOCK means nothing to most file systems, but
         // some honour it).
         let flags = fcntl(descriptor, F_GETFL)
         guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
-            throw ImagingError(SystemError("fcntl", code: errno), "cannot read \(path)")
+            throw Failure(SystemError("fcntl", code: errno), "cannot read \(path)")
         }
         let size = Int(status.st_size)
-        try limits.checkBytes(size)
+        if size > maxBytes { throw Failure(.overLimit, "input is \(size) bytes, over the limit of \(maxBytes)") }
         return try read(descriptor: descriptor, count: size, path: path)
     }
 
     /// Up to `count` bytes from an open descriptor (`read(2)` through `systemCall`); fewer when the
     /// file ends first (it shrank while being read).
-    package static func read(descriptor: Int32, count: Int, path: String) throws(ImagingError) -> Data {
+    package static func read(descriptor: Int32, count: Int, path: String) throws(Failure) -> Data {
         try read(descriptor: descriptor, upTo: max(0, count), reserving: max(0, count), path: path).data
     }
 
     // MARK: - Private
 
     /// Regular files and pipes pass; everything else is refused with what it is.
-    private static func refuseUnreadableKind(_ status: stat, path: String) throws(ImagingError) {
+    private static func refuseUnreadableKind(_ status: stat, path: String) throws(Failure) {
         let kind: String
         switch status.st_mode & S_IFMT {
         case S_IFREG, S_IFIFO: return
-        case S_IFDIR: throw ImagingError(.io, "\(path) is a directory")
+        case S_IFDIR: throw Failure(.unreadable, "\(path) is a directory")
         case S_IFCHR: kind = "a character device"
         case S_IFBLK: kind = "a block device"
         case S_IFSOCK: kind = "a socket"
         default: kind = "not a file that can be read"
         }
-        throw ImagingError(.io, "\(path) is \(kind), not a regular file")
+        throw Failure(.unreadable, "\(path) is \(kind), not a regular file")
     }
 
     /// A pipe read to its end, or refused: nothing connected, silent too long, or over the limit.
-    private static func readStream(descriptor: Int32, limits: DecodingLimits, path: String) throws(ImagingError) -> Data {
+    private static func readStream(descriptor: Int32, maxBytes: Int, path: String) throws(Failure) -> Data {
         // One byte past the budget tells "over it" from "exactly at it".
-        let limit = limits.maxInputBytes == .max ? .max : max(0, limits.maxInputBytes) + 1
+        let limit = maxBytes == .max ? .max : max(0, maxBytes) + 1
         let (data, endedAtOnce) = try read(
             descriptor: descriptor, upTo: limit, reserving: min(limit, streamChunk), path: path, idleTimeout: pipeIdleTimeout)
         if endedAtOnce {
-            throw ImagingError(.io, "\(path) is a pipe (FIFO) with no writer or nothing in it, not a regular file")
+            throw Failure(.unreadable, "\(path) is a pipe (FIFO) with no writer or nothing in it, not a regular file")
         }
-        if data.count > limits.maxInputBytes {
-            throw ImagingError(.limitExceeded, "input from the pipe is over the limit of \(limits.maxInputBytes) bytes")
+        if data.count > maxBytes {
+            throw Failure(.overLimit, "input from the pipe is over the limit of \(maxBytes) bytes")
         }
         return data
     }
@@ -109,7 +137,7 @@ package enum InputFile {
     /// without any wait (a pipe: no writer connected).
     private static func read(
         descriptor: Int32, upTo limit: Int, reserving: Int, path: String, idleTimeout: Int32 = 0
-    ) throws(ImagingError) -> (data: Data, endedAtOnce: Bool) {
+    ) throws(Failure) -> (data: Data, endedAtOnce: Bool) {
         var data = Data(count: min(limit, reserving))
         var filled = 0
         var waited = false
@@ -139,8 +167,8 @@ package enum InputFile {
                 waited = true
                 if let waitFailure = waitForInput(descriptor: descriptor, seconds: idleTimeout) {
                     if waitFailure.code == ETIMEDOUT {
-                        throw ImagingError(
-                            .io, "cannot read \(path): nothing came through the pipe for \(idleTimeout) s", code: .system(call: "poll", errno: ETIMEDOUT))
+                        throw Failure(
+                            .unreadable, "cannot read \(path): nothing came through the pipe for \(idleTimeout) s", system: waitFailure)
                     }
                     failure = waitFailure
                     break
@@ -150,7 +178,7 @@ package enum InputFile {
                 break
             }
         }
-        if let failure { throw ImagingError(failure, "cannot read \(path)") }
+        if let failure { throw Failure(failure, "cannot read \(path)") }
         if filled < data.count { data.removeSubrange(filled..<data.count) }
         return (data, endedAtOnce)
     }
