@@ -62,12 +62,7 @@ public struct ImageResponder: Sendable {
             let file = try local.resolve(decoded: path)
             return await respond(to: .file(file), recipe: recipe, accept: accept, ifNoneMatch: ifNoneMatch, logger: logger)
         } catch {
-            let failure: ImageFailure =
-                switch error {
-                case .forbidden: ImageFailure(.forbidden, reason: "the source is outside the allowed folder")
-                case .notFound: .sourceNotFound
-                }
-            return answer(failure, error: error, source: path, logger: logger)
+            return answer(error.imageFailure, error: error, source: path, logger: logger)
         }
     }
 

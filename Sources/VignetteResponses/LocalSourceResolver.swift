@@ -11,11 +11,19 @@ import Vignette
 /// root) reaches a file outside it.
 package struct LocalSourceResolver: Sendable {
     /// Why a local source was refused.
-    package enum Refusal: Error, Sendable, Equatable {
+    package enum Refusal: ImageFailureConvertible, Sendable, Equatable {
         /// Outside the root (by `..`, an absolute path or a symbolic link), or not decodable.
         case forbidden(String)
         /// Inside the root, but there is no such file.
         case notFound(String)
+
+        /// What a client is told: 403 or 404, with no path in it.
+        package var imageFailure: ImageFailure {
+            switch self {
+            case .forbidden: ImageFailure(.forbidden, reason: "the source is outside the allowed folder")
+            case .notFound: .sourceNotFound
+            }
+        }
     }
 
     /// The root, resolved (`realpath`), without a trailing slash.

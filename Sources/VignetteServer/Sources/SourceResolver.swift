@@ -68,10 +68,7 @@ struct SourceResolver: Sendable {
                 let file = try local.resolve(path)
                 return Resolved(source: .file(file), modified: HTTPDate.modificationTime(ofFile: file))
             } catch {
-                switch error {
-                case .forbidden: throw .forbidden("the source is outside the allowed folder")
-                case .notFound: throw .notFound
-                }
+                throw ServerFailure(error.imageFailure)
             }
         }
         if S3Location.hasScheme(source) { return try resolveS3(source) }
