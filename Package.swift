@@ -124,8 +124,9 @@ let package = Package(
         .target(
             name: "VignetteVapor",
             dependencies: [
-                "Vignette", "VignetteResponses",
+                "Vignette", "VignetteResponses", "VignetteImgproxy",
                 .product(name: "Vapor", package: "vapor"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]),
         .testTarget(
             name: "VignetteVaporTests",
@@ -138,19 +139,27 @@ let package = Package(
         .target(
             name: "VignetteServer",
             dependencies: [
-                "VignetteSupport", "Vignette", "VignetteCodecs", "VignetteHTTP", "VignetteRedis", "VignetteResponses",
+                "VignetteSupport", "Vignette", "VignetteCodecs", "VignetteImgproxy", "VignetteResponses",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+            ]),
+        // The imgproxy-compatible server with no web framework in it: URLs, signatures, sources,
+        // admission, metrics and the answers; VignetteServer (Hummingbird) and VignetteVapor run it.
+        .target(
+            name: "VignetteImgproxy",
+            dependencies: [
+                "VignetteSupport", "Vignette", "VignetteCodecs", "VignetteHTTP", "VignetteRedis", "VignetteResponses",
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "VignetteServerTests",
             dependencies: [
                 "VignetteSupport",
-                "VignetteServer", "VignetteResponses", "LoopbackHTTPServer", "LoopbackHTTPClient", "RedisTestServer", "S3TestServer", "TestTiming",
+                "VignetteServer", "VignetteImgproxy", "VignetteResponses", "LoopbackHTTPServer", "LoopbackHTTPClient", "RedisTestServer", "S3TestServer", "TestTiming",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "Hummingbird", package: "hummingbird"),

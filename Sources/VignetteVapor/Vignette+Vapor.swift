@@ -1,3 +1,4 @@
+import Tracing
 import Vapor
 import Vignette
 import VignetteResponses
@@ -50,11 +51,12 @@ public struct VignetteVaporApplication: Sendable {
     /// The pipeline images are made by; until `configure(…)` is called, none.
     public var pipeline: ImagePipeline? { responder?.pipeline }
 
-    /// Writes the disk cache's staged entries when the application shuts down.
-    private struct DiskCacheFlush: LifecycleHandler {
-        let pipeline: ImagePipeline
-        func shutdownAsync(_ application: Application) async { await pipeline.flushDiskCache() }
-    }
+}
+
+/// Writes a pipeline's staged disk-cache entries when the application shuts down.
+struct DiskCacheFlush: LifecycleHandler {
+    let pipeline: ImagePipeline
+    func shutdownAsync(_ application: Application) async { await pipeline.flushDiskCache() }
 }
 
 extension Request {
@@ -74,18 +76,22 @@ public struct VignetteVaporRequest: Sendable {
     /// a one-line reason that names no path. Before `configure(…)` it is 500.
     public func thumbnail(path: String, recipe: ImageRecipe) async -> Response {
         guard let responder = request.application.vignette.responder else { return unconfigured() }
-        return Response(await responder.respond(
-            path: path, recipe: recipe, accept: request.headers.first(name: .accept),
-            ifNoneMatch: request.headers.first(name: .ifNoneMatch), logger: request.logger))
+        return await ServiceContext.withValue(request.serviceContext) {
+            Response(await responder.respond(
+                path: path, recipe: recipe, accept: request.headers.first(name: .accept),
+                ifNoneMatch: request.headers.first(name: .ifNoneMatch), logger: request.logger))
+        }
     }
 
     /// `source` (a file, a URL the pipeline's loader reads, or data) made by `recipe`, as a
     /// response (`ImageResponder.respond(to:…)`). Before `configure(…)` it is 500.
     public func thumbnail(source: ImageRequest.Source, recipe: ImageRecipe) async -> Response {
         guard let responder = request.application.vignette.responder else { return unconfigured() }
-        return Response(await responder.respond(
-            to: source, recipe: recipe, accept: request.headers.first(name: .accept),
-            ifNoneMatch: request.headers.first(name: .ifNoneMatch), logger: request.logger))
+        return await ServiceContext.withValue(request.serviceContext) {
+            Response(await responder.respond(
+                to: source, recipe: recipe, accept: request.headers.first(name: .accept),
+                ifNoneMatch: request.headers.first(name: .ifNoneMatch), logger: request.logger))
+        }
     }
 
     private func unconfigured() -> Response {

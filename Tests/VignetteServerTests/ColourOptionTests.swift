@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import VignetteCodecs
 import Vignette
-@testable import VignetteServer
+@testable import VignetteImgproxy
+import VignetteServer
 
 /// imgproxy's `strip_color_profile` (`scp`): on by default (converted to sRGB, no profile); `scp:0`
 /// keeps the source's profile (`ThumbnailOptions.keepProfile`).

@@ -1,7 +1,8 @@
 import Testing
 import VignetteCodecs
 import Vignette
-@testable import VignetteServer
+@testable import VignetteImgproxy
+import VignetteServer
 
 @Suite("imgproxy URLs: options, sources, signatures")
 struct ImgproxyURLTests {

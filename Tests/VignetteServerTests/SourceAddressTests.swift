@@ -2,7 +2,8 @@ import Testing
 import Foundation
 import Vignette
 import VignetteHTTP
-@testable import VignetteServer
+@testable import VignetteImgproxy
+import VignetteServer
 
 @Suite("SSRF: the kind of network a source address is on")
 struct SourceAddressTests {

@@ -24,13 +24,19 @@ enum RunningVaporApp {
         app.get("bad", ":name") { req in
             await req.vignette.thumbnail(path: req.parameters.get("name") ?? "", recipe: ImageRecipe(width: -5, height: 100))
         }
+        try await serve(app) { client in try await body(client, metrics) }
+    }
+
+    /// Boots `app` on 127.0.0.1 (a port from the kernel), runs `body` with a client of it, then
+    /// shuts it down, whether `body` threw or not.
+    static func serve(_ app: Application, _ body: (LoopbackHTTPClient) async throws -> Void) async throws {
         var client: LoopbackHTTPClient?
         do {
             try await app.asyncBoot()
             try await app.server.start(address: .hostname("127.0.0.1", port: 0))
             let started = LoopbackHTTPClient(port: try #require(app.http.server.shared.localAddress?.port))
             client = started
-            try await body(started, metrics)
+            try await body(started)
         } catch {
             try? await client?.shutdown()
             await app.server.shutdown()

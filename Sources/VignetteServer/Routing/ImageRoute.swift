@@ -1,181 +1,26 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Hummingbird
 import Logging
 import Vignette
-import VignetteResponses
+import VignetteImgproxy
+import VignetteSupport
 
 extension ThumbnailServer {
-    /// Answers an image URL: parse and check the URL (400, 403), resolve the source (403, 404),
-    /// answer 304 when `If-None-Match` names the result's tag (no work at all), answer a result in
-    /// the memory cache at once, join a result being made in a slot already, else wait for a
-    /// processing slot (503 when it would not come in time) and get the encoded result from the
-    /// pipeline, all within the request timeout (504).
-    /// `logger` is the request's (Hummingbird's, with its `hb.request.id`). `disconnect` tells
-    /// when the client leaves (the server's own application); without it (routes mounted in
-    /// another application) a processed request watches the request body's stream instead and its
-    /// connection closes after the response.
+    /// Answers an image URL on Hummingbird (`answer(path:…)`). `logger` is the request's (with its
+    /// `hb.request.id`). `disconnect` tells when the client leaves (the server's own application);
+    /// without it (routes mounted in another application) a processed request watches the request
+    /// body's stream instead, and its connection closes after the response.
     func respond(to request: Request, path: String, logger: Logger, disconnect: ClientDisconnect? = nil) async -> Response {
-        let started = ContinuousClock.now
-        metrics.inFlight(1)
-        defer { metrics.inFlight(-1) }
-        var response: Response
         // Set once the request body was handed to the close watcher: Hummingbird then closes the
         // connection after the response, so the response says so and clients do not reuse it.
-        var closesConnection = false
-        do {
-            response = try await image(for: request, path: path, disconnect: disconnect, closesConnection: &closesConnection)
-        } catch {
-            response = failureResponse(for: error, path: path, logger: logger)
+        let watched = Locked(false)
+        let watch: ClientWatch = { work in
+            watched.withLock { $0 = true }
+            return try await request.body.consumeWithCancellationOnInboundClose { _ in try await work() }
         }
-        if closesConnection { response.headers[.connection] = "close" }
-        metrics.responded(status: response.status.code, after: ContinuousClock.now - started)
+        var response = Response(await answer(
+            path: path, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch], logger: logger,
+            disconnect: disconnect, watch: watch))
+        if watched.withLock({ $0 }) { response.headers[.connection] = "close" }
         return response
-    }
-
-    private func image(
-        for request: Request, path: String, disconnect: ClientDisconnect?, closesConnection: inout Bool
-    ) async throws -> Response {
-        let order = try urls.order(for: path)
-        if order.delivery.hasExpired(now: Int(Date().timeIntervalSince1970)) { throw ServerFailure(status: 404, "the URL has expired") }
-        let resolved = try await sources.resolve(order.source)
-        let imageRequest = try resolved.request(order.recipe, limits: configuration.decodingLimits, watermark: watermark)
-        let (encoding, negotiated) = try order.encoding(accept: request.headers[.accept])
-        if let source = try await sourceAsItIs(order, imageRequest, accept: request.headers[.accept], disconnect: disconnect) {
-            return source
-        }
-        let resultKey = pipeline.resultKey(for: imageRequest, as: encoding)
-        let tag = EntityTag(resultKey: resultKey)
-
-        var headers: HTTPFields = [.eTag: tag.value, .cacheControl: "public, max-age=\(configuration.cacheMaxAge)"]
-        if negotiated { headers[.vary] = "Accept" }
-        if let modified = resolved.modified { headers[.lastModified] = HTTPDate.format(modified) }
-        if tag.matches(ifNoneMatch: request.headers[.ifNoneMatch]) {
-            return Response(status: .notModified, headers: headers)
-        }
-        let image: EncodedImage
-        if pipeline.configuration.encodedImageCache?[imageRequest, encoding] != nil {
-            // A memory hit: answered at once (and counted by the pipeline's metrics), outside the
-            // admission, on the kept-alive connection.
-            image = try await pipeline.encodedImage(for: imageRequest, as: encoding).image
-        } else {
-            // Work to do: a client that goes away cancels it (the shared work stops when no other
-            // request waits for it); the time limit counts the wait for a slot too. A result being
-            // made in a slot already is joined without a slot.
-            let (pipeline, admission, underWay, timeout) = (pipeline, admission, underWay, configuration.requestTimeout)
-            let work: @Sendable () async throws -> EncodedImage = {
-                try await ThumbnailServer.within(timeout, unless: disconnect) {
-                    if underWay.contains(resultKey) { return try await pipeline.encodedImage(for: imageRequest, as: encoding).image }
-                    return try await admission.run {
-                        try await underWay.making(resultKey) { try await pipeline.encodedImage(for: imageRequest, as: encoding).image }
-                    }
-                }
-            }
-            if disconnect != nil {
-                image = try await work()
-            } else {
-                // Hummingbird closes the connection after a response whose body stream was consumed.
-                closesConnection = true
-                image = try await request.body.consumeWithCancellationOnInboundClose { _ in try await work() }
-            }
-        }
-        headers[.contentType] = image.format.mediaType
-        headers[.contentLength] = String(image.data.count)
-        if let disposition = order.contentDisposition(format: image.format) { headers[.contentDisposition] = disposition }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.data)))
-    }
-
-    /// The source's bytes as they are, for `raw` and for `skip_processing` when the source is of a
-    /// format listed and the result would be of the same format; nil to process as usual. They
-    /// come through the pipeline's loader, so the byte limit, time limits and source rules apply.
-    private func sourceAsItIs(
-        _ order: ImageOrder, _ imageRequest: ImageRequest, accept: String?, disconnect: ClientDisconnect?
-    ) async throws -> Response? {
-        let delivery = order.delivery
-        guard delivery.raw || !delivery.skipProcessing.isEmpty else { return nil }
-        let (pipeline, timeout) = (pipeline, configuration.requestTimeout)
-        let data = try await ThumbnailServer.within(timeout, unless: disconnect) { try await pipeline.data(for: imageRequest) }
-        let info = try? ImageDecoder(limits: configuration.decodingLimits).probe(data)
-        let format = info?.format
-        if !delivery.raw {
-            guard let info, delivery.skipProcessing.contains(info.format),
-                order.recipe.outputFormat(hasAlpha: info.hasAlpha, accepting: FormatNegotiation(accept: accept).accepted) == info.format
-            else { return nil }
-        }
-        var headers: HTTPFields = [
-            .contentType: format?.mediaType ?? "application/octet-stream", .contentLength: String(data.count),
-            .cacheControl: "public, max-age=\(configuration.cacheMaxAge)",
-        ]
-        if let disposition = order.contentDisposition(format: format) { headers[.contentDisposition] = disposition }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
-    /// The failure to answer for `error`: the server's own, the admission's refusal, or the
-    /// library's mapping (`ImageFailure`) for everything else.
-    static func failure(for error: any Error) -> ServerFailure {
-        switch error {
-        case let failure as ServerFailure: failure
-        case Admission.Refusal.overloaded(let retryAfter): .overloaded(retryAfter: retryAfter)
-        case Admission.Refusal.cancelled: ServerFailure(ImageFailure.stopped)
-        default: ServerFailure(ImageFailure(error))
-        }
-    }
-
-    /// The response for `error`, logged with its detail: a 5xx as a warning, a refusal (4xx) as
-    /// information, a request shed by the admission at debug level (it is counted in `/metrics`; a
-    /// line each would add work just when there is too much). The client gets the failure's short
-    /// reason (and `Retry-After` with a 503); the error itself, which may name a path or carry a
-    /// library's message, goes only to the log.
-    func failureResponse(for error: any Error, path: String, logger: Logger) -> Response {
-        let failure = ThumbnailServer.failure(for: error)
-        let metadata: Logger.Metadata = ["path": "\(path)", "status": "\(failure.status)", "reason": "\(failure.reason)", "error": "\(error)"]
-        if case Admission.Refusal.overloaded = error {
-            logger.debug("request shed", metadata: metadata)
-        } else if failure.status >= 500 {
-            logger.warning("request failed", metadata: metadata)
-        } else {
-            logger.info("request refused", metadata: metadata)
-        }
-        var response = ThumbnailServer.text(failure.status, failure.reason, maxAge: configuration.errorCacheMaxAge)
-        if failure.status == 503 { response.headers[.retryAfter] = String(failure.retryAfter ?? 1) }
-        return response
-    }
-
-    /// The request's time ran out (504).
-    struct TimedOut: ImageFailureConvertible {
-        var imageFailure: ImageFailure { .timedOut }
-    }
-
-    /// What ended `within`: the work, the time limit or the client.
-    enum WorkOutcome<T: Sendable>: Sendable { case value(T), timedOut, clientGone }
-
-    /// `body`'s result; `TimedOut` once `limit` has passed, or `CancellationError` once the client
-    /// has gone (`disconnect`), whichever comes first: then `body` is cancelled (shared work stops
-    /// when no other request waits for it).
-    static func within<T: Sendable>(
-        _ limit: Duration, unless disconnect: ClientDisconnect? = nil, _ body: @escaping @Sendable () async throws -> T
-    ) async throws -> T {
-        try await withThrowingTaskGroup(of: WorkOutcome<T>.self) { group in
-            group.addTask { .value(try await body()) }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return .timedOut
-            }
-            if let disconnect {
-                group.addTask {
-                    try await disconnect.waitUntilGone()
-                    return .clientGone
-                }
-            }
-            defer { group.cancelAll() }
-            switch try await group.next() {
-            case .value(let value): return value
-            case .timedOut: throw TimedOut()
-            case .clientGone, nil: throw CancellationError()
-            }
-        }
     }
 }

@@ -12,5 +12,7 @@ app.get("thumbs", ":name") { req async -> Response in
     return await req.vignette.thumbnail(
         path: req.parameters.get("name") ?? "", recipe: ImageRecipe(width: width, height: height, resizingType: .fill))
 }
+// imgproxy URLs under /img, as `vignette serve` answers them: /img/insecure/rs:fit:300:200/plain/local:///cat.jpg
+try app.vignette.mount(at: "img", configuration: ServerConfiguration(localRoot: Environment.get("IMAGES") ?? "."))
 try await app.execute()
 try await app.asyncShutdown()

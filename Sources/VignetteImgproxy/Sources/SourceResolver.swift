@@ -24,7 +24,7 @@ import VignetteResponses
 /// rebinding) cannot send the fetch elsewhere. An `https://` source connects by name (TLS needs it
 /// for SNI and the certificate): a rebound name would reach a server that has no certificate for it,
 /// and the TLS handshake fails.
-struct SourceResolver: Sendable {
+package struct SourceResolver: Sendable {
     /// What a source resolved to.
     struct Resolved: Sendable {
         let source: ImageRequest.Source

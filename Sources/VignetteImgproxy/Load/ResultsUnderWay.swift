@@ -4,7 +4,7 @@ import VignetteSupport
 /// the work under way (the pipeline does equal work once) instead of taking a slot or a place in
 /// the queue: it adds no work, and counting it as work of its own would make a burst of equal
 /// requests look like a queue that cannot be served in time.
-final class ResultsUnderWay: Sendable {
+package final class ResultsUnderWay: Sendable {
     private let counts = Locked<[String: Int]>([:])
 
     /// Whether the result of `key` is being made in a slot now.

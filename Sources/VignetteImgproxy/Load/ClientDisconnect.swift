@@ -5,7 +5,7 @@ import VignetteSupport
 /// FIN, seen as NIO's `ChannelEvent.inputClosed`) or the connection goes away, by
 /// `ClientDisconnectHandler`. A request's work waits on it beside the work, so a client that
 /// leaves stops the work while a client that stays keeps its connection for the next request.
-final class ClientDisconnect: Sendable {
+package final class ClientDisconnect: Sendable {
     private struct State {
         var gone = false
         var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
@@ -14,11 +14,13 @@ final class ClientDisconnect: Sendable {
 
     private let state = Locked(State())
 
+    package init() {}
+
     /// Whether the client has gone.
-    var isGone: Bool { state.withLock { $0.gone } }
+    package var isGone: Bool { state.withLock { $0.gone } }
 
     /// Marks the client gone and wakes every `waitUntilGone()`.
-    func signal() {
+    package func signal() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
             guard !state.gone else { return [] }
             state.gone = true
@@ -30,7 +32,7 @@ final class ClientDisconnect: Sendable {
 
     /// Returns once the client has gone; throws `CancellationError` when the task is cancelled
     /// first (the request finished, or timed out).
-    func waitUntilGone() async throws {
+    package func waitUntilGone() async throws {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID

@@ -1,4 +1,5 @@
 import Vignette
+import VignetteResponses
 
 /// What an image URL asks for, once parsed and checked: the source, as the URL gave it
 /// (`local:///…` or an http(s) URL), the recipe its options make, and how the result is delivered.

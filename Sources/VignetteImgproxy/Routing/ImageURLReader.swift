@@ -5,7 +5,7 @@ import Vignette
 /// `/%signature/%options/%base64url_source.%extension` (the base64 may be split by `/`) or
 /// `/%signature/%options/plain/%percent_encoded_source@%extension`; the extension is optional.
 /// Option segments are `name:args`; the first segment without a `:` starts the source.
-struct ImageURLReader: Sendable {
+package struct ImageURLReader: Sendable {
     let signature: URLSignature?
     let options: ImgproxyOptions
     /// What every recipe is checked against before any work (a padding over the budget is 413).

@@ -1,0 +1,58 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Logging
+import Vignette
+import VignetteResponses
+
+extension ThumbnailServer {
+    /// Answers `/placeholder/<kind>/<imgproxy path>`: the source's ThumbHash or BlurHash as JSON
+    /// (`{"thumbhash":"…"}`), made from a 100-px thumbnail through the pipeline and the admission,
+    /// within the request timeout; failures as the image route answers them.
+    package func placeholderAnswer(kind: PlaceholderKind?, path: String, logger: Logger, disconnect: ClientDisconnect? = nil) async -> ImageAnswer {
+        await counted {
+            do {
+                guard let kind else { throw ServerFailure.badRequest("the placeholder kind must be thumbhash or blurhash") }
+                let order = try urls.order(for: path)
+                let resolved = try await sources.resolve(order.source)
+                let request = try resolved.request(ImageRecipe(width: 100, height: 100), limits: configuration.decodingLimits)
+                let (pipeline, timeout) = (pipeline, configuration.requestTimeout)
+                let text = try await ThumbnailServer.within(timeout, unless: disconnect) { [admission] in
+                    try await admission.run { try await pipeline.image(for: request).placeholder(kind) }
+                }
+                let body = Data("{\"\(kind.rawValue)\":\"\(text)\"}".utf8)
+                return ImageAnswer(
+                    status: 200,
+                    headers: [("Content-Type", "application/json"), ("Cache-Control", "public, max-age=\(configuration.cacheMaxAge)"),
+                              ("Content-Length", String(body.count))],
+                    body: body)
+            } catch {
+                return failureAnswer(for: error, path: path, logger: logger)
+            }
+        }
+    }
+
+    /// `/health`: 200 "ok" while the process answers.
+    package var healthAnswer: ImageAnswer { ImageAnswer.text(200, "ok") }
+
+    /// `/ready`: 200 "ready", or 503 "overloaded" while the admission would refuse a request now.
+    package var readyAnswer: ImageAnswer {
+        let ready = !admission.snapshot.refusesNow
+        return ImageAnswer.text(ready ? 200 : 503, ready ? "ready" : "overloaded")
+    }
+
+    /// `/metrics`: the Prometheus text exposition, with the admission's gauges brought up to date.
+    package var metricsAnswer: ImageAnswer {
+        metrics.record(admission.snapshot)
+        let body = Data(metrics.exposition())
+        return ImageAnswer(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4"), ("Content-Length", String(body.count))], body: body)
+    }
+
+    /// The imgproxy path of a request for `path` on a server mounted at `mount` ("" or "/images"):
+    /// what follows the mount point, which is what a signature covers.
+    package static func imagePath(_ path: String, mount: String) -> String {
+        mount.isEmpty || !path.hasPrefix(mount) ? path : String(path.dropFirst(mount.count))
+    }
+}
