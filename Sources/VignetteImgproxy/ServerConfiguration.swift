@@ -27,8 +27,7 @@ public struct ServerConfiguration: Sendable {
     /// writing out a decode (default: twice the CPU quota, `CPUBudget`). The pipeline itself
     /// decodes, resizes and encodes at most the CPU quota of images at once (its decoding
     /// stage); the other admitted requests read their sources and hand results back meanwhile,
-    /// so no core idles between images (with only the quota admitted, 8 clients kept 1.1 of 2
-    /// cores busy).
+    /// so no core idles between images.
     public var maxConcurrentRequests: Int
     /// The longest expected wait for a slot with which a request is still queued; a request
     /// expected to wait longer is answered 503 at once, with `Retry-After`. nil (the default) for

@@ -19,8 +19,8 @@ struct DecodingCost: Equatable {
     /// Why the memory is what it is, when it is not just the pixels (begins with a space).
     var memoryNote = ""
 
-    /// Lines of the decoded width counted as in flight while libvips streams an image. Measured:
-    /// a 8388607×8 16-bit PNG thumbnailed to 256 px peaked at 1.6 GB, about 32 lines of 50 MB.
+    /// Lines of the decoded width counted as in flight while libvips streams an image (a very
+    /// wide 16-bit PNG's peak memory, in docs/performance.md).
     static let linesInFlight = 32
 
     /// libjxl's decoding memory a pixel beyond the decoded pixels (see `of(source:header:decoded:frames:)`).

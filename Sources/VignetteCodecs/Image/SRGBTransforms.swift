@@ -11,8 +11,7 @@ import VignetteSupport
 /// littleCMS transforms from an embedded RGB profile to sRGB for 8-bit pixels, built once per
 /// profile and kept (at most 16): `Image.convertedToSRGB` takes them for thumbnail-sized 8-bit RGB
 /// images. libvips' `vips_icc_transform` builds its littleCMS transforms on every call, which for a
-/// thumbnail costs more than the conversion itself (`cmsReverseToneCurveEx` was 7–15 % of
-/// `vignette serve`'s CPU when a fifth of the requests had a non-sRGB profile).
+/// thumbnail costs more than the conversion itself.
 ///
 /// Relative colorimetric intent, no black-point compensation, like `Image.convertedToSRGB`'s
 /// libvips route; littleCMS' built-in sRGB profile as the output. A transform is shared by every

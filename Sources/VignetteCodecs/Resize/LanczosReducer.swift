@@ -5,8 +5,8 @@ internal import CVignetteVips
 /// Vignette's own separable Lanczos-3 reducer (the `CVignetteResize` C target), used by `Thumbnailer` on
 /// the decoded 8-bit pixels in place of `vips_resize`.
 ///
-/// Why: on sharp's JPEG task the scalar `reduceh`/`reducev` loops of Debian's libvips 8.14 took
-/// about 40 % of the instructions (Benchmarks/README.md, "Profile"). This reducer computes the same
+/// Why: on sharp's JPEG task the scalar `reduceh`/`reducev` loops of Debian's libvips 8.14 took a
+/// large part of the instructions (the profile is in docs/performance.md). This reducer computes the same
 /// kind of result (Lanczos 3 stretched by the scale factor, 8-bit samples between the vertical and
 /// horizontal passes) with 16-bit fixed-point weights, on x86-64 with AVX2 when the CPU has it
 /// (chosen at run time) and with a portable scalar path otherwise; both give the same integers.
