@@ -4,11 +4,9 @@ import VignetteSupport
 /// highest priority first, oldest first within a priority.
 final class TaskStage: Sendable {
     private struct State: Sendable {
-        var buckets = PriorityBuckets<WorkItem>()
-        var jobs: [ObjectIdentifier: @Sendable () async -> Void] = [:]
+        var queue = StageQueue<@Sendable () async -> Void>()
         var running = 0
         var isShutDown = false
-        var started = 0
     }
 
     let name: String
@@ -22,7 +20,7 @@ final class TaskStage: Sendable {
         self.metrics = metrics
     }
 
-    var startedCount: Int { state.withLock { $0.started } }
+    var startedCount: Int { state.withLock { $0.queue.started } }
 
     func enqueue(priority: ImageRequest.Priority, onCancelledBeforeStart: @escaping @Sendable () -> Void = {},
                  _ job: @escaping @Sendable () async -> Void) -> WorkItem {
@@ -32,9 +30,8 @@ final class TaskStage: Sendable {
             setPriority: { [weak self] item, priority in self?.setPriority(item, priority) })
         let accepted = state.withLock { state -> Bool in
             guard !state.isShutDown else { return false }
-            state.jobs[ObjectIdentifier(item)] = job
-            state.buckets.push(item, priority: priority, generation: item.generation)
-            metrics?.depth.record(state.jobs.count)
+            state.queue.add(item, job)
+            metrics?.depth.record(state.queue.count)
             return true
         }
         if accepted {
@@ -49,52 +46,26 @@ final class TaskStage: Sendable {
     func shutdown() {
         let cancelled = state.withLock { state -> [WorkItem] in
             state.isShutDown = true
-            var cancelled: [WorkItem] = []
-            while let item = state.buckets.pop(isLive: Self.isLive) {
-                item.state = .cancelled
-                state.jobs[ObjectIdentifier(item)] = nil
-                cancelled.append(item)
-            }
-            return cancelled
+            return state.queue.drain()
         }
         for item in cancelled { item.onCancelledBeforeStart() }
     }
 
-    private static func isLive(_ item: WorkItem, _ generation: Int) -> Bool {
-        item.state == .queued && item.generation == generation
-    }
-
     private func cancel(_ item: WorkItem) {
-        let removed = state.withLock { state -> Bool in
-            guard item.state == .queued else { return false }
-            item.state = .cancelled
-            state.jobs[ObjectIdentifier(item)] = nil
-            return true
-        }
-        if removed { item.onCancelledBeforeStart() }
+        if state.withLock({ $0.queue.remove(item) }) { item.onCancelledBeforeStart() }
     }
 
     private func setPriority(_ item: WorkItem, _ priority: ImageRequest.Priority) {
-        state.withLock { state in
-            guard item.state == .queued, item.priority != priority else { return }
-            item.priority = priority
-            item.generation += 1
-            state.buckets.push(item, priority: priority, generation: item.generation)
-        }
+        state.withLock { $0.queue.reprioritize(item, priority) }
     }
 
     private func startReady() {
         let ready = state.withLock { state -> [(WorkItem, @Sendable () async -> Void)] in
             var ready: [(WorkItem, @Sendable () async -> Void)] = []
-            while !state.isShutDown, state.running < maxConcurrent,
-                let item = state.buckets.pop(isLive: Self.isLive),
-                let job = state.jobs.removeValue(forKey: ObjectIdentifier(item))
-            {
-                item.state = .running
+            while !state.isShutDown, state.running < maxConcurrent, let (item, job) = state.queue.next() {
                 state.running += 1
-                state.started += 1
                 ready.append((item, job))
-                metrics?.depth.record(state.jobs.count)
+                metrics?.depth.record(state.queue.count)
                 metrics?.wait.recordInterval(since: item.queuedAt)
             }
             return ready

@@ -7,8 +7,7 @@ import VignetteSupport
 final class ThreadStage: Sendable {
     /// What the stage's lock guards.
     private struct State {
-        var buckets = PriorityBuckets<WorkItem>()
-        var jobs: [ObjectIdentifier: @Sendable () -> Void] = [:]
+        var queue = StageQueue<@Sendable () -> Void>()
         var threads = 0
         /// Threads waiting on the condition.
         var idle = 0
@@ -16,7 +15,6 @@ final class ThreadStage: Sendable {
         /// signalled is not available for the next item, which must wake another or start one.
         var wakeups = 0
         var isShutDown = false
-        var started = 0
     }
 
     /// The state, and the condition idle threads wait on for work.
@@ -32,9 +30,9 @@ final class ThreadStage: Sendable {
     }
 
     /// How many items have started so far (a seam for tests of ordering).
-    var startedCount: Int { state.withLock { $0.started } }
+    var startedCount: Int { state.withLock { $0.queue.started } }
     /// How many items wait to start.
-    var queuedCount: Int { state.withLock { $0.jobs.count } }
+    var queuedCount: Int { state.withLock { $0.queue.count } }
 
     /// Queues `job`; `onCancelledBeforeStart` runs instead if the item is cancelled before it starts.
     func enqueue(priority: ImageRequest.Priority, onCancelledBeforeStart: @escaping @Sendable () -> Void = {},
@@ -46,9 +44,8 @@ final class ThreadStage: Sendable {
         let metrics = metrics
         let (accepted, startThread) = state.withLock { state -> (Bool, Bool) in
             guard !state.isShutDown else { return (false, false) }
-            state.jobs[ObjectIdentifier(item)] = job
-            state.buckets.push(item, priority: priority, generation: item.generation)
-            metrics?.depth.record(state.jobs.count)
+            state.queue.add(item, job)
+            metrics?.depth.record(state.queue.count)
             if state.idle > state.wakeups {
                 state.wakeups += 1
                 self.state.signal()
@@ -82,7 +79,7 @@ final class ThreadStage: Sendable {
     private func threadDidNotStart() {
         let cancelled = state.withLock { state -> [WorkItem] in
             state.threads -= 1
-            return state.threads == 0 ? Self.drain(&state) : []
+            return state.threads == 0 ? state.queue.drain() : []
         }
         for item in cancelled { item.onCancelledBeforeStart() }
     }
@@ -91,43 +88,17 @@ final class ThreadStage: Sendable {
         let cancelled = state.withLock { state -> [WorkItem] in
             state.isShutDown = true
             self.state.broadcast()
-            return Self.drain(&state)
+            return state.queue.drain()
         }
         for item in cancelled { item.onCancelledBeforeStart() }
     }
 
-    /// Every queued item, taken out and marked cancelled.
-    private static func drain(_ state: inout State) -> [WorkItem] {
-        var cancelled: [WorkItem] = []
-        while let item = state.buckets.pop(isLive: isLive) {
-            item.state = .cancelled
-            state.jobs[ObjectIdentifier(item)] = nil
-            cancelled.append(item)
-        }
-        return cancelled
-    }
-
     private func cancel(_ item: WorkItem) {
-        let removed = state.withLock { state -> Bool in
-            guard item.state == .queued else { return false }
-            item.state = .cancelled
-            state.jobs[ObjectIdentifier(item)] = nil
-            return true
-        }
-        if removed { item.onCancelledBeforeStart() }
+        if state.withLock({ $0.queue.remove(item) }) { item.onCancelledBeforeStart() }
     }
 
     private func setPriority(_ item: WorkItem, _ priority: ImageRequest.Priority) {
-        state.withLock { state in
-            guard item.state == .queued, item.priority != priority else { return }
-            item.priority = priority
-            item.generation += 1
-            state.buckets.push(item, priority: priority, generation: item.generation)
-        }
-    }
-
-    private static func isLive(_ item: WorkItem, _ generation: Int) -> Bool {
-        item.state == .queued && item.generation == generation
+        state.withLock { $0.queue.reprioritize(item, priority) }
     }
 
     private func workerLoop() {
@@ -135,10 +106,8 @@ final class ThreadStage: Sendable {
         while true {
             let next = state.withLock { state, wait -> (WorkItem, @Sendable () -> Void)? in
                 while !state.isShutDown {
-                    if let item = state.buckets.pop(isLive: Self.isLive), let job = state.jobs.removeValue(forKey: ObjectIdentifier(item)) {
-                        item.state = .running
-                        state.started += 1
-                        metrics?.depth.record(state.jobs.count)
+                    if let (item, job) = state.queue.next() {
+                        metrics?.depth.record(state.queue.count)
                         metrics?.wait.recordInterval(since: item.queuedAt)
                         return (item, job)
                     }
