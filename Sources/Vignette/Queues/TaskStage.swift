@@ -2,9 +2,11 @@ import VignetteSupport
 
 /// The loading stage: asynchronous (I/O-bound) work as tasks, at most `maxConcurrent` at once,
 /// highest priority first, oldest first within a priority.
-final class TaskStage: Sendable {
+final class TaskStage: QueueingStage {
+    typealias Job = @Sendable () async -> Void
+
     private struct State: Sendable {
-        var queue = StageQueue<@Sendable () async -> Void>()
+        var queue = StageQueue<Job>()
         var running = 0
         var isShutDown = false
     }
@@ -24,10 +26,7 @@ final class TaskStage: Sendable {
 
     func enqueue(priority: ImageRequest.Priority, onCancelledBeforeStart: @escaping @Sendable () -> Void = {},
                  _ job: @escaping @Sendable () async -> Void) -> WorkItem {
-        let item = WorkItem(
-            priority: priority, onCancelledBeforeStart: onCancelledBeforeStart,
-            cancel: { [weak self] item in self?.cancel(item) },
-            setPriority: { [weak self] item, priority in self?.setPriority(item, priority) })
+        let item = makeItem(priority: priority, onCancelledBeforeStart: onCancelledBeforeStart)
         let accepted = state.withLock { state -> Bool in
             guard !state.isShutDown else { return false }
             state.queue.add(item, job)
@@ -51,12 +50,8 @@ final class TaskStage: Sendable {
         for item in cancelled { item.onCancelledBeforeStart() }
     }
 
-    private func cancel(_ item: WorkItem) {
-        if state.withLock({ $0.queue.remove(item) }) { item.onCancelledBeforeStart() }
-    }
-
-    private func setPriority(_ item: WorkItem, _ priority: ImageRequest.Priority) {
-        state.withLock { $0.queue.reprioritize(item, priority) }
+    func withQueue<Result>(_ body: (inout StageQueue<Job>) -> Result) -> Result {
+        state.withLock { body(&$0.queue) }
     }
 
     private func startReady() {

@@ -4,10 +4,12 @@ import VignetteSupport
 /// (`pthread`s started on demand up to `maxConcurrent`, ended by `shutdown()`), never on Swift's
 /// cooperative pool, which a blocking libvips call would starve. Highest priority first, oldest
 /// first within a priority.
-final class ThreadStage: Sendable {
+final class ThreadStage: QueueingStage {
+    typealias Job = @Sendable () -> Void
+
     /// What the stage's lock guards.
     private struct State {
-        var queue = StageQueue<@Sendable () -> Void>()
+        var queue = StageQueue<Job>()
         var threads = 0
         /// Threads waiting on the condition.
         var idle = 0
@@ -37,10 +39,7 @@ final class ThreadStage: Sendable {
     /// Queues `job`; `onCancelledBeforeStart` runs instead if the item is cancelled before it starts.
     func enqueue(priority: ImageRequest.Priority, onCancelledBeforeStart: @escaping @Sendable () -> Void = {},
                  _ job: @escaping @Sendable () -> Void) -> WorkItem {
-        let item = WorkItem(
-            priority: priority, onCancelledBeforeStart: onCancelledBeforeStart,
-            cancel: { [weak self] item in self?.cancel(item) },
-            setPriority: { [weak self] item, priority in self?.setPriority(item, priority) })
+        let item = makeItem(priority: priority, onCancelledBeforeStart: onCancelledBeforeStart)
         let metrics = metrics
         let (accepted, startThread) = state.withLock { state -> (Bool, Bool) in
             guard !state.isShutDown else { return (false, false) }
@@ -93,12 +92,8 @@ final class ThreadStage: Sendable {
         for item in cancelled { item.onCancelledBeforeStart() }
     }
 
-    private func cancel(_ item: WorkItem) {
-        if state.withLock({ $0.queue.remove(item) }) { item.onCancelledBeforeStart() }
-    }
-
-    private func setPriority(_ item: WorkItem, _ priority: ImageRequest.Priority) {
-        state.withLock { $0.queue.reprioritize(item, priority) }
+    func withQueue<Result>(_ body: (inout StageQueue<Job>) -> Result) -> Result {
+        state.withLock { body(&$0.queue) }
     }
 
     private func workerLoop() {
