@@ -164,9 +164,10 @@ struct AbandonedWorkTests {
         let data = try Data(contentsOf: URL(fileURLWithPath: Self.giant))
         let cancellation = ImagingCancellation()
         // A thread of its own: Dispatch's global queues share threads with the cooperative pool,
-        // which the suite's CPU-bound tests may hold for seconds.
+        // which the suite's CPU-bound tests may hold for seconds. Half a second in, a loaded
+        // machine has begun the computation (the decode takes seconds), so the kill flag stops it.
         Thread.detachNewThread {
-            Thread.sleep(forTimeInterval: 0.1)
+            Thread.sleep(forTimeInterval: 0.5)
             cancellation.cancel()
         }
         do {

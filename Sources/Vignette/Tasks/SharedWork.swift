@@ -244,11 +244,8 @@ extension SharedWork {
         on stage: ThreadStage, span name: String?, _ job: @escaping @Sendable ((any Span)?) throws -> Output
     ) async throws -> Output {
         let spans = JobSpans(trace, stage: stage.name, name: name)
-        return try await scheduled(spans) { priority, box, continuation in
-            stage.enqueue(priority: priority, onCancelledBeforeStart: {
-                spans?.cancelledBeforeStart()
-                continuation.resume(throwing: CancellationError())
-            }) {
+        return try await scheduled(spans) { priority, box, cancelled, continuation in
+            stage.enqueue(priority: priority, onCancelledBeforeStart: cancelled) {
                 continuation.resume(with: Result { try JobSpans.run(spans, job) })
             }
         }
@@ -262,12 +259,9 @@ extension SharedWork {
     ) async throws -> Output {
         let cancellation = ImagingCancellation()
         let spans = JobSpans(trace, stage: stage.name, name: name)
-        return try await scheduled(spans) { priority, box, continuation in
+        return try await scheduled(spans) { priority, box, cancelled, continuation in
             box.setRunning(cancellation)
-            return stage.enqueue(priority: priority, onCancelledBeforeStart: {
-                spans?.cancelledBeforeStart()
-                continuation.resume(throwing: CancellationError())
-            }) {
+            return stage.enqueue(priority: priority, onCancelledBeforeStart: cancelled) {
                 continuation.resume(with: Result { try JobSpans.run(spans) { span in try job(cancellation, span) } })
             }
         }
@@ -279,11 +273,8 @@ extension SharedWork {
         on stage: TaskStage, span name: String?, _ job: @escaping @Sendable ((any Span)?) async throws -> Output
     ) async throws -> Output {
         let spans = JobSpans(trace, stage: stage.name, name: name)
-        return try await scheduled(spans) { priority, box, continuation in
-            stage.enqueue(priority: priority, onCancelledBeforeStart: {
-                spans?.cancelledBeforeStart()
-                continuation.resume(throwing: CancellationError())
-            }) {
+        return try await scheduled(spans) { priority, box, cancelled, continuation in
+            stage.enqueue(priority: priority, onCancelledBeforeStart: cancelled) {
                 let inner = Task { try await JobSpans.run(spans, job) }
                 box.setRunning(inner)
                 continuation.resume(with: await inner.result)
@@ -294,7 +285,8 @@ extension SharedWork {
     /// Queues an item made by `enqueue` at this work's priority, moves it when the priority
     /// changes, and cancels it when this work is cancelled; returns what the item resumes with.
     private func scheduled<Output: Sendable>(
-        _ spans: JobSpans?, _ enqueue: (Priority, WorkItemBox, CheckedContinuation<Output, any Error>) -> WorkItem
+        _ spans: JobSpans?,
+        _ enqueue: (Priority, WorkItemBox, _ cancelled: @escaping @Sendable () -> Void, CheckedContinuation<Output, any Error>) -> WorkItem
     ) async throws -> Output {
         if Task.isCancelled {
             spans?.cancelledBeforeStart()
@@ -304,7 +296,12 @@ extension SharedWork {
         defer { if let token = box.token { removeListener(token) } }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Output, any Error>) in
-                let item = enqueue(priority, box, continuation)
+                // What runs instead of the job when its item is cancelled before it starts.
+                let cancelled: @Sendable () -> Void = {
+                    spans?.cancelledBeforeStart()
+                    continuation.resume(throwing: CancellationError())
+                }
+                let item = enqueue(priority, box, cancelled, continuation)
                 box.set(item, token: addListener { [weak item] priority in item?.setPriority(priority) })
             }
         } onCancel: {
