@@ -28,7 +28,7 @@ import VignetteSupport
 ///   An entry that vanishes is a miss; one that cannot be read is a miss that is logged.
 ///
 /// Thread safety: all mutable state (the staged changes) lives behind a lock (`Locked`); the
-/// rest is immutable or thread-safe (`DispatchQueue`, `Logger`, the timer box), so the class is
+/// rest is immutable or thread-safe (its `BlockingExecutor`, `Logger`, the timer box), so the class is
 /// `Sendable`.
 public final class DataCache: Sendable {
     /// The folder holding the entries.
