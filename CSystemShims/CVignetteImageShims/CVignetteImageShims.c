@@ -119,6 +119,18 @@ VipsSource *vgn_source_new_copying(const void *data, size_t length) {
     return source;
 }
 
+static void *vgn_count_source(VipsObject *object, void *count, void *unused) {
+    (void)unused;
+    if (VIPS_IS_SOURCE(object)) (*(int *)count)++;
+    return NULL;
+}
+
+int vgn_live_source_count(void) {
+    int count = 0;
+    vips_object_map((VipsSListMap2Fn)vgn_count_source, &count, NULL);
+    return count;
+}
+
 VipsImage *vgn_image_new_from_source(VipsSource *source, const char *options) {
     return vips_image_new_from_source(source, options ? options : "", NULL);
 }

@@ -47,6 +47,10 @@ void vgn_name_thread(const char *name);
 /// Copies `data` into a VipsBlob and wraps it in a VipsSource, so the bytes live as long as any
 /// image made from the source: libvips' buffer loaders do not copy.
 VipsSource *vgn_source_new_copying(const void *data, size_t length);
+
+/// How many VipsSource objects are alive in the process (vips_object_map over libvips' table of
+/// every object): VIPS_IS_SOURCE is a macro. A seam for tests that refused input leaves none.
+int vgn_live_source_count(void);
 /// vips_image_new_from_source is variadic. `options` is a libvips option string such as
 /// "access=sequential,fail_on=error,shrink=2".
 VipsImage *vgn_image_new_from_source(VipsSource *source, const char *options);

@@ -23,22 +23,29 @@ final class LoadedSource: @unchecked Sendable {
         guard !data.isEmpty else { throw ImagingError(.unsupportedFormat, "input is empty") }
         let made = data.withUnsafeBytes { raw in vgn_source_new_copying(raw.baseAddress, raw.count) }
         guard let made else { throw VipsErrors.operationError("vips_source_new_from_blob") }
-        self.pointer = made
-        self.data = data
         var found = vips_foreign_find_load_source(made)
         if found == nil, let module = ModuleSniffer.module(for: data), vgn_open_module(module) == 1 {
             vips_error_clear()
             found = vips_foreign_find_load_source(made)
         }
         guard let name = found else {
+            // Thrown before every property is set, so deinit will not run: the source (and its
+            // copy of the bytes) is released here.
+            vgn_unref(made)
             let reason = ImagingError.oneLine(VipsErrors.take()).trimmed()
             throw ImagingError(.unsupportedFormat, "not a supported image format (\(reason))")
         }
         // Sniffing leaves "bad seek" notes in the error buffer even when a loader is found.
         vips_error_clear()
+        self.pointer = made
+        self.data = data
         self.loader = String(cString: name)
         self.format = ImageFormat.fromLoader(loader)
     }
+
+    /// How many `VipsSource`s are alive in the process (`vgn_live_source_count`): a seam for tests
+    /// that refused input leaves nothing behind.
+    static var liveSourceCount: Int { Int(vgn_live_source_count()) }
 
     deinit { vgn_unref(pointer) }
 
