@@ -20,10 +20,13 @@ final class SerialWorker: Sendable {
         do {
             try WorkerThread.start {
                 ImagingRuntime.nameCurrentThread(name)
-                while let job = state.withLock({ state, wait -> (@Sendable () -> Void)? in
-                    while state.jobs.isEmpty, !state.isStopped { wait() }
-                    return state.jobs.isEmpty ? nil : state.jobs.removeFirst()
-                }) {
+                while true {
+                    // The next job, or nil once stopped with none left.
+                    let job = state.waitUntil { state, _ -> (@Sendable () -> Void)?? in
+                        if !state.jobs.isEmpty { return .some(state.jobs.removeFirst()) }
+                        return state.isStopped ? .some(nil) : nil
+                    }
+                    guard let job else { break }
                     job()
                 }
             }

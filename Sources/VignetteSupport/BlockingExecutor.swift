@@ -44,11 +44,11 @@ package final class BlockingExecutor: Sendable {
             try WorkerThread.start {
                 onThreadStart()
                 while true {
-                    let next = state.withLock { state, wait -> @Sendable () -> Void in
-                        while state.head == state.jobs.count {
+                    let next = state.waitUntil { state, afterWait -> (@Sendable () -> Void)? in
+                        if afterWait { state.idle -= 1 }
+                        guard state.head < state.jobs.count else {
                             state.idle += 1
-                            wait()
-                            state.idle -= 1
+                            return nil
                         }
                         let job = state.jobs[state.head]
                         state.head += 1

@@ -37,18 +37,28 @@ package final class Locked<State: Sendable>: @unchecked Sendable {
         state.deallocate()
     }
 
-    /// Runs `body` on the state with the mutex held. `body`'s second argument waits on the
-    /// condition (the mutex let go meanwhile) until `signal()` or `broadcast()` wakes it, or
-    /// spuriously: callers wait in a loop that looks at the state again.
-    package func withLock<Result>(_ body: (inout State, _ wait: () -> Void) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&state.pointee, { pthread_cond_wait(condition, mutex) })
-    }
-
     /// Runs `body` on the state with the mutex held.
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        try withLock { state, _ in try body(&state) }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&state.pointee)
+    }
+
+    /// Runs `attempt` on the state with the mutex held until it gives a result, waiting on the
+    /// condition between attempts (`pthread_cond_wait`, the mutex let go meanwhile) until
+    /// `signal()` or `broadcast()` wakes it, or spuriously; `afterWait` says that an attempt follows
+    /// a wait. Each attempt is an access of its own to the state, so it sees what other threads
+    /// changed during the wait: an `inout` access held across the wait would let the compiler keep
+    /// what it had read before (in an optimised build a worker then slept on, its queue not empty).
+    package func waitUntil<Result>(_ attempt: (inout State, _ afterWait: Bool) throws -> Result?) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        var afterWait = false
+        while true {
+            if let result = try attempt(&state.pointee, afterWait) { return result }
+            pthread_cond_wait(condition, mutex)
+            afterWait = true
+        }
     }
 
     /// Wakes one waiting thread.

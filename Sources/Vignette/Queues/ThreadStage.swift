@@ -96,25 +96,31 @@ final class ThreadStage: QueueingStage {
         state.withLock { body(&$0.queue) }
     }
 
+    /// What a worker does next.
+    private enum Next {
+        case run(WorkItem, Job)
+        case stop
+    }
+
     private func workerLoop() {
         let metrics = metrics
         while true {
-            let next = state.withLock { state, wait -> (WorkItem, @Sendable () -> Void)? in
-                while !state.isShutDown {
-                    if let (item, job) = state.queue.next() {
-                        metrics?.depth.record(state.queue.count)
-                        metrics?.wait.recordInterval(since: item.queuedAt)
-                        return (item, job)
-                    }
-                    state.idle += 1
-                    wait()
+            let next = state.waitUntil { state, afterWait -> Next? in
+                if afterWait {
                     state.idle -= 1
                     // Whoever wakes takes a signal's place (a spurious wake-up finds the item instead).
                     if state.wakeups > 0 { state.wakeups -= 1 }
                 }
+                if state.isShutDown { return .stop }
+                if let (item, job) = state.queue.next() {
+                    metrics?.depth.record(state.queue.count)
+                    metrics?.wait.recordInterval(since: item.queuedAt)
+                    return .run(item, job)
+                }
+                state.idle += 1
                 return nil
             }
-            guard let (item, job) = next else { break }
+            guard case .run(let item, let job) = next else { break }
             job()
             state.withLock { _ in item.state = .finished }
         }
