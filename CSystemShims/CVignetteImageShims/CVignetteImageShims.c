@@ -388,6 +388,7 @@ int vgn_atomic_get(const int *value) { return __atomic_load_n(value, __ATOMIC_AC
 static void vgn_cancel_on_eval(VipsImage *image, VipsProgress *progress, void *user) {
     (void)progress;
     int *flag = (int *)user;
+    if (!vgn_atomic_get(&flag[2])) vgn_atomic_set(&flag[2]);
     if (vgn_atomic_get(&flag[0])) {
         vips_image_set_kill(image, TRUE);
         vgn_atomic_set(&flag[1]);

@@ -164,10 +164,11 @@ struct AbandonedWorkTests {
         let data = try Data(contentsOf: URL(fileURLWithPath: Self.giant))
         let cancellation = ImagingCancellation()
         // A thread of its own: Dispatch's global queues share threads with the cooperative pool,
-        // which the suite's CPU-bound tests may hold for seconds. Half a second in, a loaded
-        // machine has begun the computation (the decode takes seconds), so the kill flag stops it.
+        // which the suite's CPU-bound tests may hold for seconds. It cancels once the computation
+        // has begun, whatever the machine's speed, so the kill flag is what stops it.
         Thread.detachNewThread {
-            Thread.sleep(forTimeInterval: 0.5)
+            let deadline = Date() + 120
+            while !cancellation.didStartComputation, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
             cancellation.cancel()
         }
         do {

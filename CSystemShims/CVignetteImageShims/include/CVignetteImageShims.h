@@ -139,8 +139,8 @@ int vgn_gifsave(VipsImage *in, void **buffer, size_t *length, int effort, int bi
                 double dither, int strip);
 
 // --- cancellation (a C callback on libvips' "eval" signal) ---
-/// `flag` is two ints Swift owns: [0] set (atomically) to ask for a stop, [1] set here once libvips
-/// was told to stop. Turns progress signals on for `image` and connects an "eval" handler that sets
+/// `flag` is three ints Swift owns: [0] set (atomically) to ask for a stop, [1] set here once libvips
+/// was told to stop, [2] set here at the first "eval" (the computation has begun). Turns progress signals on for `image` and connects an "eval" handler that sets
 /// libvips' kill flag (vips_image_set_kill) on it once flag[0] is set, so the computation stops at
 /// its next tile. Returns the handler id for vgn_cancel_unwatch.
 unsigned long vgn_cancel_watch(VipsImage *image, int *flag);

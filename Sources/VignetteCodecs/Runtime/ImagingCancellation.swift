@@ -7,15 +7,15 @@ internal import CVignetteVips
 /// tile, through libvips' kill flag (`vips_image_set_kill`, set from an "eval" signal handler),
 /// and fails with `ImagingError.Kind.cancelled`.
 ///
-/// `Sendable`: its only state is two C ints, read and written atomically.
+/// `Sendable`: its only state is three C ints, read and written atomically.
 public final class ImagingCancellation: @unchecked Sendable {
     /// [0]: stop asked; [1]: libvips was told to stop.
     private let flag: UnsafeMutablePointer<Int32>
 
     /// A cancellation not yet asked for.
     public init() {
-        flag = .allocate(capacity: 2)
-        flag.initialize(repeating: 0, count: 2)
+        flag = .allocate(capacity: 3)
+        flag.initialize(repeating: 0, count: 3)
     }
 
     deinit { flag.deallocate() }
@@ -28,6 +28,10 @@ public final class ImagingCancellation: @unchecked Sendable {
 
     /// Whether libvips stopped a computation because of it (a seam for tests).
     public var didStopComputation: Bool { vgn_atomic_get(flag + 1) != 0 }
+
+    /// Whether a computation it watches has begun (libvips' first "eval"): a seam for tests that
+    /// cancel part-way.
+    package var didStartComputation: Bool { vgn_atomic_get(flag + 2) != 0 }
 
     /// Runs `body` with `image`'s evaluation watched.
     func watching<T>(_ image: UnsafeMutablePointer<VipsImage>, _ body: () throws(ImagingError) -> T) throws(ImagingError) -> T {
