@@ -69,3 +69,25 @@ extension ImageFormat {
         }
     }
 }
+
+extension ImageAnswer {
+    /// The headers of every answer for a result, 200 or 304: its strong `ETag`, `Cache-Control:
+    /// public, max-age=`, `Vary: Accept` when the format was chosen from `Accept`, and
+    /// `Last-Modified` when the source's modification time (seconds since 1970) is known.
+    package static func resultHeaders(
+        tag: EntityTag, maxAge: Int, negotiated: Bool, modified: Int?
+    ) -> [(name: String, value: String)] {
+        var headers = [(name: "ETag", value: tag.value), (name: "Cache-Control", value: "public, max-age=\(maxAge)")]
+        if negotiated { headers.append(("Vary", "Accept")) }
+        if let modified { headers.append(("Last-Modified", HTTPDate.format(modified))) }
+        return headers
+    }
+
+    /// 200 with `image` as the body: `headers`, then its `Content-Type` and `Content-Length`.
+    package init(image: EncodedImage, headers: [(name: String, value: String)]) {
+        self.init(
+            status: 200,
+            headers: headers + [("Content-Type", image.format.mediaType), ("Content-Length", String(image.data.count))],
+            body: image.data)
+    }
+}

@@ -115,11 +115,9 @@ public struct ImageResponder: Sendable {
             throw Failed(error: error, failure: ImageFailure(recipe: error))
         }
         let tag = EntityTag(resultKey: pipeline.resultKey(for: request, as: encoding))
-        var headers = [(name: "ETag", value: tag.value), (name: "Cache-Control", value: "public, max-age=\(maxAge)")]
-        if negotiated { headers.append(("Vary", "Accept")) }
-        if case .file(let path) = source, let modified = HTTPDate.modificationTime(ofFile: path) {
-            headers.append(("Last-Modified", HTTPDate.format(modified)))
-        }
+        var modified: Int?
+        if case .file(let path) = source { modified = HTTPDate.modificationTime(ofFile: path) }
+        let headers = ImageAnswer.resultHeaders(tag: tag, maxAge: maxAge, negotiated: negotiated, modified: modified)
         if tag.matches(ifNoneMatch: ifNoneMatch) { return ImageAnswer(status: 304, headers: headers) }
         let image: EncodedImage
         do {
@@ -127,8 +125,6 @@ public struct ImageResponder: Sendable {
         } catch {
             throw Failed(error: error, failure: ImageFailure(error))
         }
-        headers.append(("Content-Type", image.format.mediaType))
-        headers.append(("Content-Length", String(image.data.count)))
-        return ImageAnswer(status: 200, headers: headers, body: image.data)
+        return ImageAnswer(image: image, headers: headers)
     }
 }

@@ -56,9 +56,8 @@ extension ThumbnailServer {
         let resultKey = pipeline.resultKey(for: imageRequest, as: encoding)
         let tag = EntityTag(resultKey: resultKey)
 
-        var headers = [(name: "ETag", value: tag.value), (name: "Cache-Control", value: "public, max-age=\(configuration.cacheMaxAge)")]
-        if negotiated { headers.append(("Vary", "Accept")) }
-        if let modified = resolved.modified { headers.append(("Last-Modified", HTTPDate.format(modified))) }
+        var headers = ImageAnswer.resultHeaders(
+            tag: tag, maxAge: configuration.cacheMaxAge, negotiated: negotiated, modified: resolved.modified)
         if tag.matches(ifNoneMatch: ifNoneMatch) {
             return ImageAnswer(status: 304, headers: headers)
         }
@@ -86,10 +85,8 @@ extension ThumbnailServer {
                 image = try await work()
             }
         }
-        headers.append(("Content-Type", image.format.mediaType))
-        headers.append(("Content-Length", String(image.data.count)))
         if let disposition = order.contentDisposition(format: image.format) { headers.append(("Content-Disposition", disposition)) }
-        return ImageAnswer(status: 200, headers: headers, body: image.data)
+        return ImageAnswer(image: image, headers: headers)
     }
 
     /// The source's bytes as they are, for `raw` and for `skip_processing` when the source is of a
