@@ -2,7 +2,10 @@
 # The JPEG DC paths (issue 25), in-process, on and off: 256-px thumbnails (JPEG Q80, Lanczos 3, one
 # thread) of the benchmark photo and of its progressive twin, and sharp's task (720x588, which
 # decodes at 1/2 and so never takes a DC path) as a check that nothing else got slower; beside
-# Pillow-SIMD (Benchmarks/.venv-simd) when it is there. Prints a Markdown section on stdout.
+# Pillow-SIMD (Benchmarks/.venv-simd) when it is there. Then the same 256-px case at 2 workers (two
+# such processes at once, their rates added), and the corpus' JPEGs as a batch, files to files, at
+# 1 and 2 workers (`vignette thumbnail --jobs N` against peers/throughput.py's process pool).
+# Prints a Markdown section on stdout.
 #
 #   Benchmarks/jpeg-dc.sh        BENCH_SECONDS (5) per case, BENCH_ROUNDS (3) rounds, interleaved
 #
@@ -20,8 +23,10 @@ input="${CORPUS:-$repo/../shared/corpus}/2569067123_aca715a2ee_o.jpg"
 command -v jpegtran >/dev/null || { echo "jpeg-dc: jpegtran is missing (apt-get install libjpeg-turbo-progs)" >&2; exit 1; }
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
     swift build --package-path "$here" -c release --static-swift-stdlib --product VignetteBench >&2
+    swift build -c release --static-swift-stdlib --product vignette >&2
 fi
 bench="$(swift build --package-path "$here" -c release --static-swift-stdlib --show-bin-path)/VignetteBench"
+vignette="$(swift build -c release --static-swift-stdlib --show-bin-path)/vignette"
 simd="$here/.venv-simd/bin/python"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
@@ -61,12 +66,82 @@ for round in $(seq 1 "$rounds"); do
     fi
 done
 
+# Two workers: two copies of a case at once, each one thread; a round's rate is the two added.
+pairs="$out/pairs.jsonl"
+run_pair() {
+    local label="$1" round="$2"; shift 2
+    /usr/bin/time -f '%U %S' -o "$out/time-a" "$@" > "$out/line-a" &
+    local first=$!
+    /usr/bin/time -f '%U %S' -o "$out/time-b" "$@" > "$out/line-b"
+    wait "$first"
+    python3 - "$label" "$round" "$out/line-a" "$out/line-b" "$out/time-a" "$out/time-b" >> "$pairs" <<'PY'
+import json, sys
+label, round_, la, lb, ta, tb = sys.argv[1:7]
+rows = [json.loads(open(p).read()) for p in (la, lb)]
+cpu = sum(sum(map(float, open(p).read().split())) for p in (ta, tb))
+print(json.dumps({"tool": label, "round": int(round_), "ops_per_sec": sum(r["ops_per_sec"] for r in rows),
+                  "ops": sum(r["ops"] for r in rows), "cpu_seconds": cpu}))
+PY
+}
+for round in $(seq 1 "$rounds"); do
+    echo "jpeg-dc: round $round, 2 workers" >&2
+    run_pair "vignette 256 px, baseline, 2 workers" "$round" env VIGNETTE_THREADS=1 "$bench" jpeg-task --input "$input" \
+        --seconds "$seconds" --width 256 --height 256 --tool x
+    if [[ -x "$simd" ]]; then
+        run_pair "Pillow-SIMD 256 px, baseline, 2 workers" "$round" "$simd" "$here/peers/pillow_jpeg.py" --tool x \
+            --input "$input" --seconds "$seconds" --width 256 --height 256
+    fi
+done
+
+# The corpus' JPEGs that decode (not the damaged two, nor the 280-MP one, which Pillow refuses as a
+# decompression bomb), each under 8 names, files to files at 256 px; whole processes timed by
+# peers/timed.py, each run once untimed first (the page cache and the binaries' pages). Twice: all
+# of them, and without the two CMYK files, which Vignette converts to sRGB through their ICC profile
+# (or libvips' CMYK profile) and Pillow converts without colour management.
+batch="$out/batch"
+mkdir -p "$batch/all" "$batch/rgb"
+corpus="$(dirname "$input")"
+while IFS=$'\t' read -r file format; do
+    [[ "$format" == JPEG && -f "$corpus/$file" ]] || continue
+    case "$file" in corrupt-header.jpg|truncated.jpg|giant-image.jpg) continue ;; esac
+    for copy in 1 2 3 4 5 6 7 8; do
+        ln -s "$corpus/$file" "$batch/all/${file%.jpg}-$copy.jpg"
+        [[ "$file" == *CMYK* ]] || ln -s "$corpus/$file" "$batch/rgb/${file%.jpg}-$copy.jpg"
+    done
+done < <(tail -n +2 "$corpus/MANIFEST.tsv" | cut -f1,3)
+batches="$out/batches.jsonl"
+batch_case() {
+    local label="$1" workers="$2" count="$3"; shift 3
+    rm -rf "$batch/out" && mkdir -p "$batch/out"
+    "$@" > /dev/null 2>&1 || true
+    rm -rf "$batch/out" && mkdir -p "$batch/out"
+    python3 "$here/peers/timed.py" "$label" "$workers" "$count" "$@" >> "$batches"
+}
+if [[ -x "$vignette" ]]; then
+    for round in $(seq 1 "$rounds"); do
+        for set in all rgb; do
+            files=("$batch/$set"/*.jpg)
+            name="$([[ $set = all ]] && echo "all ${#files[@]}" || echo "${#files[@]} without CMYK")"
+            for workers in 1 2; do
+                echo "jpeg-dc: round $round, corpus batch ($name), $workers worker(s)" >&2
+                batch_case "vignette thumbnail --jobs $workers ($name)" "$workers" "${#files[@]}" "$vignette" thumbnail \
+                    "${files[@]}" --size 256 --quality 80 --out "$batch/out" --jobs "$workers"
+                if [[ -x "$simd" ]]; then
+                    batch_case "Pillow-SIMD, $workers worker(s) ($name)" "$workers" "${#files[@]}" "$simd" \
+                        "$here/peers/throughput.py" --library pillow --size 256 256 --workers "$workers" --out "$batch/out" \
+                        "${files[@]}"
+                fi
+            done
+        done
+    done
+fi
+
 same="differ"
 cmp -s "$out/baseline-1.jpg" "$out/progressive-1.jpg" && cmp -s "$out/baseline-1.jpg" "$out/baseline-0.jpg" \
     && cmp -s "$out/baseline-1.jpg" "$out/progressive-0.jpg" && same="are byte-identical"
-python3 - "$results" "$seconds" "$rounds" "$same" <<'PY'
-import json, statistics, sys
-path, seconds, rounds, same = sys.argv[1:5]
+python3 - "$results" "$seconds" "$rounds" "$same" "$pairs" "$batches" <<'PY'
+import json, os, statistics, sys
+path, seconds, rounds, same, pairs, batches = sys.argv[1:7]
 cases = {}
 for line in open(path):
     row = json.loads(line)
@@ -86,4 +161,35 @@ for tool, rates in cases.items():
     print(f"| {tool} | {wall:.1f} | {cpu:.1f} | {', '.join(f'{r[0]:.1f}' for r in rates)} |")
 print()
 print(f"The 256-px thumbnails of the photo and of its progressive twin, DC paths on and off, {same}.")
+if os.path.exists(pairs):
+    print()
+    print("Two workers: two copies of a case at once, each one thread; a round's ops/s is the two added,")
+    print("ops per CPU-second is both copies' operations over both processes' CPU time.")
+    print()
+    print("| case | ops/s | ops per CPU-second | ops/s in each round |")
+    print("|---|---:|---:|---|")
+    cases = {}
+    for line in open(pairs):
+        row = json.loads(line)
+        cases.setdefault(row["tool"], []).append((row["ops_per_sec"], row["ops"] / row["cpu_seconds"] if row["cpu_seconds"] else 0))
+    for tool, rates in cases.items():
+        print(f"| {tool} | {statistics.median(r[0] for r in rates):.1f} | {statistics.median(r[1] for r in rates):.1f} | "
+              f"{', '.join(f'{r[0]:.1f}' for r in rates)} |")
+if os.path.exists(batches):
+    print()
+    print("The corpus' JPEGs as a batch: each decodable corpus JPEG under 8 names, all of them and without the")
+    print("two CMYK files, to 256-px thumbnails, JPEG Q80, files to files, whole processes (peers/timed.py: wall")
+    print("time, and the CPU time of the process and its children); medians.")
+    print()
+    print("| command | images/s | CPU ms per image | images/s in each round |")
+    print("|---|---:|---:|---|")
+    cases = {}
+    for line in open(batches):
+        row = json.loads(line)
+        cases.setdefault(row["tool"], []).append(row)
+    for tool, rows in cases.items():
+        bad = sum(1 for r in rows if r["status"] != 0)
+        note = f" ({bad} runs exited non-zero)" if bad else ""
+        print(f"| {tool}{note} | {statistics.median(r['images_per_sec'] for r in rows):.1f} | "
+              f"{statistics.median(r['cpu_ms_per_image'] for r in rows):.2f} | {', '.join(str(r['images_per_sec']) for r in rows)} |")
 PY

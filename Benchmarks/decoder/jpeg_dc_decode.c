@@ -1,0 +1,107 @@
+// The DC-only decoder alone (CSystemShims/CVignetteJPEGDC) against libjpeg-turbo's own decode at
+// 1/8 (tjDecompressToYUVPlanes), for each sequential JPEG given: whether the two give the same
+// planes (the samples of real blocks; the padding past them is not compared), and, with
+// ITERATIONS > 0, the CPU time of each decode (CLOCK_PROCESS_CPUTIME_ID, mean over the iterations).
+// Built and run by Benchmarks/jpeg-dc-decode.sh. Exits 1 if any planes differ.
+#include "vgn_jpeg_dc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <turbojpeg.h>
+
+static double cpu_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static unsigned char *read_file(const char *path, long *size) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) return NULL;
+    unsigned char *bytes = NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (*size = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0) {
+        bytes = malloc((size_t)*size);
+        if (bytes != NULL && fread(bytes, 1, (size_t)*size, f) != (size_t)*size) {
+            free(bytes);
+            bytes = NULL;
+        }
+    }
+    fclose(f);
+    return bytes;
+}
+
+/// The samples of real blocks in plane `c`: the component's size at 1/8, not the MCU padding.
+static void real_size(int c, int width, int height, int subsampling, int *w, int *h) {
+    *w = width;
+    *h = height;
+    if (c == 0) return;
+    if (subsampling == TJSAMP_422 || subsampling == TJSAMP_420) *w = (width + 1) / 2;
+    if (subsampling == TJSAMP_411) *w = (width + 3) / 4;
+    if (subsampling == TJSAMP_420 || subsampling == TJSAMP_440) *h = (height + 1) / 2;
+}
+
+int main(int argc, char **argv) {
+    int iterations = getenv("ITERATIONS") ? atoi(getenv("ITERATIONS")) : 0;
+    int same = 0, differ = 0, declined = 0;
+    for (int a = 1; a < argc; a++) {
+        long size = 0;
+        unsigned char *jpeg = read_file(argv[a], &size);
+        if (jpeg == NULL || vgn_jpeg_dc_kind(jpeg, (size_t)size) != VGN_JPEG_DC_KIND_SEQUENTIAL) {
+            free(jpeg);
+            continue;
+        }
+        tjhandle tj = tjInitDecompress();
+        int width, height, subsampling, colorspace;
+        if (tj == NULL || tjDecompressHeader3(tj, jpeg, (unsigned long)size, &width, &height, &subsampling, &colorspace) != 0) {
+            if (tj) tjDestroy(tj);
+            free(jpeg);
+            continue;
+        }
+        tjscalingfactor eighth = {1, 8};
+        int sw = TJSCALED(width, eighth), sh = TJSCALED(height, eighth), planes = subsampling == TJSAMP_GRAY ? 1 : 3;
+        unsigned char *theirs[3] = {0}, *ours[3] = {0};
+        int strides[3], widths[3], heights[3];
+        for (int c = 0; c < planes; c++) {
+            widths[c] = strides[c] = tjPlaneWidth(c, sw, subsampling);
+            heights[c] = tjPlaneHeight(c, sh, subsampling);
+            theirs[c] = calloc((size_t)widths[c] * (size_t)heights[c], 1);
+            ours[c] = calloc((size_t)widths[c] * (size_t)heights[c], 1);
+        }
+        int failed = tjDecompressToYUVPlanes(tj, jpeg, (unsigned long)size, theirs, sw, strides, sh, 0) != 0;
+        if (vgn_jpeg_dc_decode(jpeg, (size_t)size, planes, ours, strides, widths, heights) != VGN_JPEG_DC_OK) {
+            declined++;
+        } else {
+            int equal = !failed;
+            for (int c = 0; c < planes && equal; c++) {
+                int w, h;
+                real_size(c, sw, sh, subsampling, &w, &h);
+                for (int y = 0; y < h && equal; y++)
+                    equal = memcmp(theirs[c] + (size_t)y * (size_t)strides[c], ours[c] + (size_t)y * (size_t)strides[c], (size_t)w) == 0;
+            }
+            if (equal) same++;
+            else {
+                differ++;
+                printf("DIFFERENT: %s%s\n", argv[a], failed ? " (libjpeg-turbo failed)" : "");
+            }
+        }
+        if (iterations > 0) {
+            double start = cpu_seconds();
+            for (int i = 0; i < iterations; i++) vgn_jpeg_dc_decode(jpeg, (size_t)size, planes, ours, strides, widths, heights);
+            double mine = (cpu_seconds() - start) / iterations;
+            start = cpu_seconds();
+            for (int i = 0; i < iterations; i++) tjDecompressToYUVPlanes(tj, jpeg, (unsigned long)size, theirs, sw, strides, sh, 0);
+            double turbo = (cpu_seconds() - start) / iterations;
+            printf("%s: DC decoder %.3f ms, libjpeg-turbo at 1/8 %.3f ms (%.2fx)\n", argv[a], mine * 1e3, turbo * 1e3, turbo / mine);
+        }
+        for (int c = 0; c < planes; c++) {
+            free(theirs[c]);
+            free(ours[c]);
+        }
+        tjDestroy(tj);
+        free(jpeg);
+    }
+    printf("planes equal to libjpeg-turbo's: %d files; different: %d; declined: %d\n", same, differ, declined);
+    return differ != 0;
+}
