@@ -266,6 +266,30 @@ struct ColourTests {
         #expect(try own.perceptualHash().distance(to: converted.perceptualHash()) <= 3)
     }
 
+    @Test("8-bit CMYK converts through a littleCMS transform kept per profile: its own, or libvips' CMYK profile when it has none")
+    func keptCMYKTransforms() throws {
+        let cmyk = try ImageDecoder().decode(fileAt: TestFiles.fixture("cmyk.jpg").path)
+        #expect(cmyk.bands == 4 && !cmyk.hasAlpha && cmyk.iccProfile == nil)
+        let builtIn = try #require(BuiltInProfile.cmykData)
+        let first = try #require(SRGBTransforms.transform(from: builtIn, layout: .cmyk))
+        #expect(SRGBTransforms.transform(from: builtIn, layout: .cmyk) === first)
+        #expect(SRGBTransforms.transform(from: builtIn, layout: .rgb) == nil, "a CMYK profile makes no RGB transform")
+        let kept = try #require(try cmyk.convertedWithKeptTransform(profile: builtIn, cancellation: nil))
+        #expect(kept.bands == 3 && kept.iccProfile == nil)
+        #expect(kept.width == cmyk.width && kept.height == cmyk.height)
+        // The standard conversion takes that route: the same bytes.
+        let standard = try cmyk.standardizedToSRGB8()
+        #expect(try standard.pixels().bytes == kept.pixels().bytes)
+        if TestFiles.corpusAvailable {
+            let profiled = try ImageDecoder().decode(fileAt: TestFiles.corpusFile("Channel_digital_image_CMYK_color.jpg").path)
+            let profile = try #require(profiled.iccProfile)
+            let own = try #require(SRGBTransforms.transform(from: profile, layout: .cmyk))
+            #expect(own !== first, "the embedded profile, not the built-in one")
+            let converted = try #require(try profiled.convertedWithKeptTransform(profile: profile, cancellation: nil))
+            #expect(try profiled.standardizedToSRGB8().pixels().bytes == converted.pixels().bytes)
+        }
+    }
+
     @Test("8-bit RGB converts through a littleCMS transform built once per profile; other profiles and bytes get none")
     func keptTransforms() throws {
         let adobe = try ImageDecoder().decode(fileAt: TestFiles.fixture("adobergb.jpg").path)

@@ -49,9 +49,10 @@ extension Image {
     /// The image as 8-bit sRGB, or 8-bit grey for greyscale sources, alpha kept, with no colour
     /// management for RGB and grey: their values are kept (16-bit ones scaled to 8 bits by
     /// `vips_colourspace`) and so is their profile. CMYK goes through its embedded ICC profile (or
-    /// libvips' built-in CMYK profile) with `vips_icc_transform`, Lab and others through
-    /// `vips_colourspace`; both come out without a profile. 8-bit sRGB and grey images come back
-    /// unchanged. See `convertedToSRGB()` for the colour-managed conversion.
+    /// libvips' built-in CMYK profile): 8-bit CMYK of thumbnail size with a littleCMS transform kept
+    /// per profile (`convertedWithKeptTransform`), the rest with `vips_icc_transform`. Lab and others
+    /// go through `vips_colourspace`. All come out without a profile. 8-bit sRGB and grey images
+    /// come back unchanged. See `convertedToSRGB()` for the colour-managed conversion.
     func standardizedToSRGB8() throws(ImagingError) -> Image {
         let space = interpretation
         let format = vips_image_get_format(pointer)
@@ -63,6 +64,12 @@ extension Image {
         }
         var image = self
         if space == VIPS_INTERPRETATION_CMYK {
+            // Thumbnail-sized 8-bit CMYK through a transform kept per profile, as for RGB.
+            if let profile = iccProfile ?? BuiltInProfile.cmykData,
+                let converted = try convertedWithKeptTransform(profile: profile, cancellation: nil)
+            {
+                return converted
+            }
             image = try image.apply("vips_icc_transform") { vgn_icc_to_srgb($0, $1, "cmyk") }.withoutProfile()
         } else if grey {
             image = try image.converted(to: .blackAndWhite)
@@ -143,6 +150,9 @@ extension Image {
 /// the CMYK profile it assumes for CMYK images that carry none ("cmyk").
 enum BuiltInProfile: String {
     case sRGB = "srgb", cmyk = "cmyk"
+
+    /// The CMYK profile's bytes, loaded once; nil if libvips cannot give them.
+    static let cmykData: Data? = try? BuiltInProfile.cmyk.data()
 
     /// The profile's bytes.
     func data() throws(ImagingError) -> Data {

@@ -8,10 +8,11 @@ internal import CVignetteLcms2
 internal import CVignetteVips
 import VignetteSupport
 
-/// littleCMS transforms from an embedded RGB profile to sRGB for 8-bit pixels, built once per
-/// profile and kept (at most 16): `Image.convertedToSRGB` takes them for thumbnail-sized 8-bit RGB
-/// images. libvips' `vips_icc_transform` builds its littleCMS transforms on every call, which for a
-/// thumbnail costs more than the conversion itself.
+/// littleCMS transforms from an embedded RGB or CMYK profile to sRGB for 8-bit pixels, built once
+/// per profile and kept (at most 16): `Image.convertedToSRGB` takes them for thumbnail-sized 8-bit
+/// RGB images, `Image.standardizedToSRGB8` for CMYK ones (with libvips' CMYK profile when the image
+/// has none). libvips' `vips_icc_transform` builds its littleCMS transforms on every call, which for
+/// a thumbnail costs more than the conversion itself (for a big CMYK profile, many times more).
 ///
 /// Relative colorimetric intent, no black-point compensation, like `Image.convertedToSRGB`'s
 /// libvips route; littleCMS' built-in sRGB profile as the output. A transform is shared by every
@@ -29,20 +30,31 @@ enum SRGBTransforms {
         }
     }
 
-    private struct Key: Hashable {
-        let profile: Data
-        let alpha: Bool
+    /// The pixels a transform takes: RGB, RGBA (alpha copied), or CMYK (to RGB).
+    enum Layout: Hashable {
+        case rgb, rgba, cmyk
     }
 
-    /// Built transforms, and nil for a profile littleCMS cannot make an RGB transform from.
+    private struct Key: Hashable {
+        let profile: Data
+        let layout: Layout
+    }
+
+    /// Built transforms, and nil for a profile littleCMS cannot make such a transform from.
     private static let built = Locked<[Key: Transform?]>([:])
 
     /// The transform from RGB (with alpha: RGBA) pixels in `profile` to sRGB; nil when littleCMS
     /// cannot read `profile` or it is not an RGB profile.
     static func transform(from profile: Data, alpha: Bool) -> Transform? {
-        let key = Key(profile: profile, alpha: alpha)
+        transform(from: profile, layout: alpha ? .rgba : .rgb)
+    }
+
+    /// The transform from `layout` pixels in `profile` to sRGB (RGB, or RGBA for RGBA); nil when
+    /// littleCMS cannot read `profile` or its colour space is not the layout's.
+    static func transform(from profile: Data, layout: Layout) -> Transform? {
+        let key = Key(profile: profile, layout: layout)
         if let known = built.withLock({ $0[key] }) { return known }
-        let made = make(profile, alpha: alpha)
+        let made = make(profile, layout: layout)
         built.withLock { built in
             if built.count >= 16 { built.removeAll() }
             built[key] = made
@@ -50,18 +62,26 @@ enum SRGBTransforms {
         return made
     }
 
-    private static func make(_ profile: Data, alpha: Bool) -> Transform? {
+    private static func make(_ profile: Data, layout: Layout) -> Transform? {
         let input = profile.withUnsafeBytes { bytes -> cmsHPROFILE? in
             guard let base = bytes.baseAddress, bytes.count > 128 else { return nil }
             return cmsOpenProfileFromMem(base, cmsUInt32Number(bytes.count))
         }
         guard let input else { return nil }
         defer { cmsCloseProfile(input) }
-        guard cmsGetColorSpace(input) == cmsSigRgbData, let output = cmsCreate_sRGBProfile() else { return nil }
+        let space = layout == .cmyk ? cmsSigCmykData : cmsSigRgbData
+        guard cmsGetColorSpace(input) == space, let output = cmsCreate_sRGBProfile() else { return nil }
         defer { cmsCloseProfile(output) }
-        let format = alpha ? vgn_lcms_rgba8() : vgn_lcms_rgb8()
-        let flags = cmsUInt32Number(cmsFLAGS_NOCACHE) | (alpha ? cmsUInt32Number(cmsFLAGS_COPY_ALPHA) : 0)
-        guard let handle = cmsCreateTransform(input, format, output, format, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), flags)
+        let inputFormat: cmsUInt32Number
+        let outputFormat: cmsUInt32Number
+        switch layout {
+        case .rgb: (inputFormat, outputFormat) = (vgn_lcms_rgb8(), vgn_lcms_rgb8())
+        case .rgba: (inputFormat, outputFormat) = (vgn_lcms_rgba8(), vgn_lcms_rgba8())
+        case .cmyk: (inputFormat, outputFormat) = (vgn_lcms_cmyk8(), vgn_lcms_rgb8())
+        }
+        let flags = cmsUInt32Number(cmsFLAGS_NOCACHE) | (layout == .rgba ? cmsUInt32Number(cmsFLAGS_COPY_ALPHA) : 0)
+        guard let handle = cmsCreateTransform(
+            input, inputFormat, output, outputFormat, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), flags)
         else { return nil }
         return Transform(handle)
     }
@@ -72,28 +92,37 @@ extension Image {
     /// in memory; bigger ones stream through `vips_icc_transform`.
     static let keptTransformMaximumPixels = 4_000_000
 
-    /// `self` (8-bit RGB or RGBA, `profile` its embedded profile) converted to sRGB with a kept
-    /// transform (`SRGBTransforms`), into a memory image with `self`'s metadata and no profile; nil
-    /// when that does not apply (other formats, large images, a profile littleCMS cannot use).
-    /// `self` is computed first (`materialized(cancellation:)`: a lazy decode's errors and
-    /// cancellation surface here).
+    /// `self` (8-bit RGB or RGBA, or 8-bit CMYK without alpha; `profile` its profile) converted to
+    /// sRGB with a kept transform (`SRGBTransforms`), into a memory image with `self`'s metadata and
+    /// no profile; nil when that does not apply (other formats, large images, a profile littleCMS
+    /// cannot use for these pixels). `self` is computed first (`materialized(cancellation:)`: a lazy
+    /// decode's errors and cancellation surface here).
     func convertedWithKeptTransform(profile: Data, cancellation: ImagingCancellation?) throws(ImagingError) -> Image? {
         let alpha = hasAlpha
-        guard vips_image_get_format(pointer) == VIPS_FORMAT_UCHAR, bands == (alpha ? 4 : 3),
-            interpretation == VIPS_INTERPRETATION_sRGB || interpretation == VIPS_INTERPRETATION_RGB,
-            width * height <= Self.keptTransformMaximumPixels,
-            let transform = SRGBTransforms.transform(from: profile, alpha: alpha)
+        let layout: SRGBTransforms.Layout
+        switch interpretation {
+        case VIPS_INTERPRETATION_sRGB, VIPS_INTERPRETATION_RGB:
+            guard bands == (alpha ? 4 : 3) else { return nil }
+            layout = alpha ? .rgba : .rgb
+        case VIPS_INTERPRETATION_CMYK:
+            guard bands == 4, !alpha else { return nil }
+            layout = .cmyk
+        default:
+            return nil
+        }
+        guard vips_image_get_format(pointer) == VIPS_FORMAT_UCHAR, width * height <= Self.keptTransformMaximumPixels,
+            let transform = SRGBTransforms.transform(from: profile, layout: layout)
         else { return nil }
         let source = try materialized(cancellation: cancellation)
+        let inputBands = bands, outputBands = layout == .cmyk ? 3 : bands
         let result = try Image(
-            width: width, height: height, bands: bands, header: source, interpretation: VIPS_INTERPRETATION_sRGB
+            width: width, height: height, bands: outputBands, header: source, interpretation: VIPS_INTERPRETATION_sRGB
         ) { output throws(ImagingError) in
             let converted = source.withPixelMemory { input -> Bool in
                 guard let input = input.baseAddress, let output = output.baseAddress else { return false }
                 // Row by row: littleCMS counts pixels in a 32-bit number.
-                let rowBytes = width * bands
                 for row in 0..<height {
-                    transform.convert(input + row * rowBytes, into: output + row * rowBytes, count: width)
+                    transform.convert(input + row * width * inputBands, into: output + row * width * outputBands, count: width)
                 }
                 return true
             }
