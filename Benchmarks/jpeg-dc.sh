@@ -142,10 +142,19 @@ cmp -s "$out/baseline-1.jpg" "$out/progressive-1.jpg" && cmp -s "$out/baseline-1
 python3 - "$results" "$seconds" "$rounds" "$same" "$pairs" "$batches" <<'PY'
 import json, os, statistics, sys
 path, seconds, rounds, same, pairs, batches = sys.argv[1:7]
-cases = {}
-for line in open(path):
-    row = json.loads(line)
-    cases.setdefault(row["tool"], []).append((row["ops_per_sec"], row["ops"] / row["cpu_seconds"] if row["cpu_seconds"] else 0))
+
+def rate_table(jsonl):
+    """Each case's median ops/s and ops per CPU-second over its rounds, and the rounds' ops/s."""
+    cases = {}
+    for line in open(jsonl):
+        row = json.loads(line)
+        cases.setdefault(row["tool"], []).append((row["ops_per_sec"], row["ops"] / row["cpu_seconds"] if row["cpu_seconds"] else 0))
+    print("| case | ops/s | ops per CPU-second | ops/s in each round |")
+    print("|---|---:|---:|---|")
+    for tool, rates in cases.items():
+        print(f"| {tool} | {statistics.median(r[0] for r in rates):.1f} | {statistics.median(r[1] for r in rates):.1f} | "
+              f"{', '.join(f'{r[0]:.1f}' for r in rates)} |")
+
 print("## JPEG DC paths (Benchmarks/jpeg-dc.sh)")
 print()
 print(f"One thread, one operation at a time, {seconds} s per case after a 1 s warm-up, {rounds} interleaved")
@@ -153,12 +162,7 @@ print("round(s); medians. Ops per CPU-second counts the timed operations over th
 print("(warm-up and start-up included, so it is a little low), the rate per core, which other work")
 print("on the machine disturbs less than the wall-clock rate.")
 print()
-print("| case | ops/s | ops per CPU-second | ops/s in each round |")
-print("|---|---:|---:|---|")
-for tool, rates in cases.items():
-    wall = statistics.median(r[0] for r in rates)
-    cpu = statistics.median(r[1] for r in rates)
-    print(f"| {tool} | {wall:.1f} | {cpu:.1f} | {', '.join(f'{r[0]:.1f}' for r in rates)} |")
+rate_table(path)
 print()
 print(f"The 256-px thumbnails of the photo and of its progressive twin, DC paths on and off, {same}.")
 if os.path.exists(pairs):
@@ -166,15 +170,7 @@ if os.path.exists(pairs):
     print("Two workers: two copies of a case at once, each one thread; a round's ops/s is the two added,")
     print("ops per CPU-second is both copies' operations over both processes' CPU time.")
     print()
-    print("| case | ops/s | ops per CPU-second | ops/s in each round |")
-    print("|---|---:|---:|---|")
-    cases = {}
-    for line in open(pairs):
-        row = json.loads(line)
-        cases.setdefault(row["tool"], []).append((row["ops_per_sec"], row["ops"] / row["cpu_seconds"] if row["cpu_seconds"] else 0))
-    for tool, rates in cases.items():
-        print(f"| {tool} | {statistics.median(r[0] for r in rates):.1f} | {statistics.median(r[1] for r in rates):.1f} | "
-              f"{', '.join(f'{r[0]:.1f}' for r in rates)} |")
+    rate_table(pairs)
 if os.path.exists(batches):
     print()
     print("The corpus' JPEGs as a batch: each decodable corpus JPEG under 8 names, all of them and without the")
