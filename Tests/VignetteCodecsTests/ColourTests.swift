@@ -294,13 +294,13 @@ struct ColourTests {
     func keptTransforms() throws {
         let adobe = try ImageDecoder().decode(fileAt: TestFiles.fixture("adobergb.jpg").path)
         let profile = try #require(adobe.iccProfile)
-        let first = try #require(SRGBTransforms.transform(from: profile, alpha: false))
-        #expect(SRGBTransforms.transform(from: profile, alpha: false) === first)
-        #expect(SRGBTransforms.transform(from: profile, alpha: true) !== first)
-        #expect(SRGBTransforms.transform(from: Data("not a profile".utf8), alpha: false) == nil)
+        let first = try #require(SRGBTransforms.transform(from: profile, layout: .rgb))
+        #expect(SRGBTransforms.transform(from: profile, layout: .rgb) === first)
+        #expect(SRGBTransforms.transform(from: profile, layout: .rgba) !== first)
+        #expect(SRGBTransforms.transform(from: Data("not a profile".utf8), layout: .rgb) == nil)
         if TestFiles.corpusAvailable {
             let cmyk = try ImageDecoder().decode(fileAt: TestFiles.corpusFile("Channel_digital_image_CMYK_color.jpg").path)
-            #expect(SRGBTransforms.transform(from: try #require(cmyk.iccProfile), alpha: false) == nil)
+            #expect(SRGBTransforms.transform(from: try #require(cmyk.iccProfile), layout: .rgb) == nil)
         }
 
         let converted = try #require(try adobe.convertedWithKeptTransform(profile: profile, cancellation: nil))

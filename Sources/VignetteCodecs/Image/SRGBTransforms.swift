@@ -43,12 +43,6 @@ enum SRGBTransforms {
     /// Built transforms, and nil for a profile littleCMS cannot make such a transform from.
     private static let built = Locked<[Key: Transform?]>([:])
 
-    /// The transform from RGB (with alpha: RGBA) pixels in `profile` to sRGB; nil when littleCMS
-    /// cannot read `profile` or it is not an RGB profile.
-    static func transform(from profile: Data, alpha: Bool) -> Transform? {
-        transform(from: profile, layout: alpha ? .rgba : .rgb)
-    }
-
     /// The transform from `layout` pixels in `profile` to sRGB (RGB, or RGBA for RGBA); nil when
     /// littleCMS cannot read `profile` or its colour space is not the layout's.
     static func transform(from profile: Data, layout: Layout) -> Transform? {

@@ -9,7 +9,7 @@ internal import CVignetteVips
 ///
 /// `Sendable`: its only state is three C ints, read and written atomically.
 public final class ImagingCancellation: @unchecked Sendable {
-    /// [0]: stop asked; [1]: libvips was told to stop.
+    /// [0]: stop asked; [1]: libvips was told to stop; [2]: a watched computation has begun.
     private let flag: UnsafeMutablePointer<Int32>
 
     /// A cancellation not yet asked for.
