@@ -40,7 +40,7 @@ struct OperationTests {
         #expect(pixel(flip, 0, 0) == pixel(source, 0, source.height - 1))
     }
 
-    @Test("extend: the canvas size, the image at its gravity, the padding in the colour")
+    @Test("extend: the canvas size, the image at its gravity (attention as the centre), the padding in the colour")
     func extend() throws {
         let image = try baseline().materialized()  // 160×120
         let source = try image.pixels()
@@ -52,6 +52,9 @@ struct OperationTests {
         let padded = try alpha.extended(toWidth: alpha.width + 10, height: alpha.height, gravity: .west, background: (255, 255, 255)).pixels()
         #expect(padded.bands == 4 && Array(padded.bytes[(padded.width - 1) * 4..<padded.width * 4]) == [255, 255, 255, 255])
         #expect(throws: ImagingError.self) { try image.extended(toWidth: 0, height: 10) }
+        // A canvas has no region of interest: attention places the image as the centre does.
+        let attention = try image.extended(toWidth: 200, height: 200, gravity: .attention).pixels()
+        #expect(attention.bytes == (try image.extended(toWidth: 200, height: 200, gravity: .centre).pixels().bytes))
     }
 
     @Test("sharpen keeps the picture (dHash ≤ 5) and the size, changes pixels, and matches `vips sharpen` where the tool is installed")

@@ -82,7 +82,7 @@ struct ImgproxyURLTests {
 
     @Test("gravity picks the part a fill keeps: compass points, centre, smart")
     func gravityCrops() throws {
-        let expected: [(String, CropAnchor)] = [
+        let expected: [(String, Gravity)] = [
             ("no", .north), ("so", .south), ("ea", .east), ("we", .west), ("noea", .northEast), ("nowe", .northWest),
             ("soea", .southEast), ("sowe", .southWest), ("ce", .centre), ("sm", .attention),
         ]

@@ -50,12 +50,12 @@ struct ImageRecipeTests {
     }
 
     @Test("a fill's anchor is moved to where the turn and mirrors take it from", arguments: [
-        (0, false, false, CropAnchor.north, CropAnchor.north), (90, false, false, .north, .west), (180, false, false, .north, .south),
+        (0, false, false, Gravity.north, Gravity.north), (90, false, false, .north, .west), (180, false, false, .north, .south),
         (270, false, false, .north, .east), (90, false, false, .northEast, .northWest), (0, true, false, .north, .south),
         (0, false, true, .east, .west), (90, false, true, .east, .south), (90, false, false, .attention, .attention),
         (-90, false, false, .north, .east),
     ])
-    func anchors(rotation: Int, flip: Bool, flop: Bool, asked: CropAnchor, made: CropAnchor) {
+    func anchors(rotation: Int, flip: Bool, flop: Bool, asked: Gravity, made: Gravity) {
         let options = ThumbnailOptions(width: 10, height: 10, fit: .cover, crop: asked)
         let turned = recipe {
             $0.rotation = rotation

@@ -51,12 +51,12 @@ extension ImageProcessors {
         /// The region's sides: pixels from 1, a fraction below 1, the whole side at 0.
         public var width: Double, height: Double
         /// Where the region is taken from.
-        public var anchor: CropAnchor
+        public var anchor: Gravity
         /// Offsets from the anchor, or a focus point.
         public var position: CropPosition?
 
         /// A region of these sides at `anchor` moved by `position`.
-        public init(width: Double, height: Double, anchor: CropAnchor = .centre, position: CropPosition? = nil) {
+        public init(width: Double, height: Double, anchor: Gravity = .centre, position: CropPosition? = nil) {
             self.width = width
             self.height = height
             self.anchor = anchor

@@ -6,7 +6,7 @@ extension ImageProcessors {
         /// Where the watermark goes.
         public enum Placement: Sendable, Hashable {
             /// At an anchor, moved by offsets (inward from the anchored edges).
-            case anchored(CropAnchor, CropPosition?)
+            case anchored(Gravity, CropPosition?)
             /// Repeated across the whole image, `spacing` pixels apart (x, y).
             case tiled(spacingX: Int, spacingY: Int)
         }

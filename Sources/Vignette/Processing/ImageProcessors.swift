@@ -10,14 +10,14 @@ public enum ImageProcessors {
         /// How the image meets the box: inside (aspect kept), cover (cropped to the box), fill (stretched).
         public var fit: ThumbnailOptions.Fit
         /// What a cover fit keeps: the centre, an edge or a corner, or libvips' attention region (`vips_smartcrop`).
-        public var crop: CropAnchor
+        public var crop: Gravity
         /// Whether an image smaller than the box is enlarged.
         public var allowUpscaling: Bool
         /// The resampling kernel `vips_resize` uses (Lanczos 3 by default).
         public var kernel: ResizeKernel
 
         /// A resize to `width` × `height` with these settings.
-        public init(width: Int, height: Int, fit: ThumbnailOptions.Fit = .inside, crop: CropAnchor = .centre,
+        public init(width: Int, height: Int, fit: ThumbnailOptions.Fit = .inside, crop: Gravity = .centre,
                     allowUpscaling: Bool = false, kernel: ResizeKernel = .lanczos3) {
             self.width = width
             self.height = height

@@ -221,7 +221,7 @@ extension ImageRecipe {
 
     /// A positional anchor as (x, y), each 0 (left, top), 1 (middle) or 2 (right, bottom); nil for
     /// `attention`, which follows the content wherever it is.
-    static func position(of anchor: CropAnchor) -> (x: Int, y: Int)? {
+    static func position(of anchor: Gravity) -> (x: Int, y: Int)? {
         switch anchor {
         case .attention: nil
         case .centre: (1, 1)
@@ -237,7 +237,7 @@ extension ImageRecipe {
     }
 
     /// The anchor at (x, y), each 0, 1 or 2 (see `position(of:)`).
-    static func anchor(x: Int, y: Int) -> CropAnchor {
+    static func anchor(x: Int, y: Int) -> Gravity {
         switch (x, y) {
         case (1, 0): .north
         case (1, 2): .south

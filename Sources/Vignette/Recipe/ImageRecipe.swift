@@ -46,7 +46,7 @@ public struct ImageRecipe: Sendable, Hashable, Codable {
     /// Multiplies the box (a device pixel ratio), above 0 and at most `Ranges.dpr`'s top.
     public var dpr: Double = 1
     /// What a fill keeps: the centre, an edge or a corner, or libvips' attention region (`sm`).
-    public var gravity: CropAnchor = .centre
+    public var gravity: Gravity = .centre
     /// Offsets from `gravity`'s anchor, or a focus point (imgproxy's `g:nowe:10:10`, `g:fp:0.5:0.3`).
     public var gravityPosition: CropPosition?
     /// Multiplies the scale the fit gives, across and down (imgproxy's `zoom`), above 0.
@@ -258,12 +258,12 @@ extension ImageRecipe {
         /// The region's height, likewise.
         public var height: Double
         /// Where it is taken from; nil for the recipe's `gravity`.
-        public var gravity: CropAnchor?
+        public var gravity: Gravity?
         /// Offsets from the anchor, or a focus point; used with `gravity`.
         public var position: CropPosition?
 
         /// A region of `width` × `height` at `gravity`.
-        public init(width: Double, height: Double, gravity: CropAnchor? = nil, position: CropPosition? = nil) {
+        public init(width: Double, height: Double, gravity: Gravity? = nil, position: CropPosition? = nil) {
             self.width = width
             self.height = height
             self.gravity = gravity
@@ -278,14 +278,14 @@ extension ImageRecipe {
         /// 0–1, multiplied into the watermark's alpha.
         public var opacity: Double
         /// The anchor; nil tiles the watermark across the whole result (imgproxy's `re`).
-        public var anchor: CropAnchor?
+        public var anchor: Gravity?
         /// Offsets from the anchor (pixels from 1, else a share of the side), or the spacing of tiles.
         public var x: Double, y: Double
         /// Its width as a share of the result's; 0 keeps its size (or smaller, to fit).
         public var scale: Double
 
         /// A watermark of `opacity` at `anchor` (nil: tiled), offsets and scale.
-        public init(opacity: Double, anchor: CropAnchor? = .centre, x: Double = 0, y: Double = 0, scale: Double = 0) {
+        public init(opacity: Double, anchor: Gravity? = .centre, x: Double = 0, y: Double = 0, scale: Double = 0) {
             self.opacity = opacity
             self.anchor = anchor
             self.x = x

@@ -91,7 +91,7 @@ extension ImgproxyOptions {
         case centre = "ce", smart = "sm"
 
         /// What a fill's crop keeps (smart: libvips' attention region).
-        var anchor: CropAnchor {
+        var anchor: Gravity {
             switch self {
             case .north: .north
             case .south: .south
@@ -105,8 +105,5 @@ extension ImgproxyOptions {
             case .smart: .attention
             }
         }
-
-        /// Where a padding puts the image (smart is the centre): the anchor's compass point.
-        var canvas: Gravity { Gravity(rawValue: anchor.rawValue) ?? .centre }
     }
 }

@@ -53,11 +53,11 @@ public struct ImgproxyOptions: Sendable {
         case "extend", "ex":
             try arguments.count(1...4)
             if arguments.has(0) { recipe.extend = try arguments.flag(0) }
-            if arguments.has(1) { recipe.extendGravity = try arguments.canvasGravity(1).canvas }
+            if arguments.has(1) { recipe.extendGravity = try arguments.canvasGravity(1).anchor }
         case "extend_aspect_ratio", "extend_ar", "exar":
             try arguments.count(1...4)
             if arguments.has(0) { recipe.extendAspectRatio = try arguments.flag(0) }
-            if arguments.has(1) { recipe.extendAspectRatioGravity = try arguments.canvasGravity(1).canvas }
+            if arguments.has(1) { recipe.extendAspectRatioGravity = try arguments.canvasGravity(1).anchor }
         case "gravity", "g":
             try arguments.count(1...3)
             try Self.applyGravity(arguments, to: &recipe)
@@ -215,7 +215,7 @@ public struct ImgproxyOptions: Sendable {
     }
 
     /// A gravity and its offsets or focus point, from argument `start` on.
-    private static func gravity(_ arguments: Arguments, from start: Int) throws(ImagingError) -> (CropAnchor, CropPosition?) {
+    private static func gravity(_ arguments: Arguments, from start: Int) throws(ImagingError) -> (Gravity, CropPosition?) {
         if arguments.values[start] == "fp" {
             guard arguments.values.count == start + 3 else { throw invalid("\(arguments.option): fp takes x and y") }
             let range = ImageRecipe.Ranges.focusPoint

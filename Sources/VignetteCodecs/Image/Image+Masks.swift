@@ -94,7 +94,7 @@ extension Image {
     /// `overlay` drawn over this image at `anchor` (`attention` is the centre) moved by `position`'s
     /// offsets, or centred on its focus point, as imgproxy places a watermark; kept inside the
     /// image. An opaque image stays opaque.
-    public func composited(with overlay: Image, at anchor: CropAnchor, position: CropPosition?) throws(ImagingError) -> Image {
+    public func composited(with overlay: Image, at anchor: Gravity, position: CropPosition?) throws(ImagingError) -> Image {
         let place = anchor.position ?? (0.5, 0.5)
         let x = Self.cropStart(outer: width, inner: overlay.width, anchor: place.x, offset: position?.x ?? 0, focus: position?.isFocusPoint ?? false)
         let y = Self.cropStart(outer: height, inner: overlay.height, anchor: place.y, offset: position?.y ?? 0, focus: position?.isFocusPoint ?? false)

@@ -1,26 +1,6 @@
 internal import CVignetteImageShims
 internal import CVignetteVips
 
-/// A compass position in a canvas, for `Image.extended(toWidth:height:gravity:background:)`.
-public enum Gravity: String, Sendable, CaseIterable, Codable {
-    case centre, north, east, south, west, northEast, southEast, southWest, northWest
-
-    /// libvips' `VipsCompassDirection` value.
-    var vipsDirection: Int32 {
-        switch self {
-        case .centre: Int32(VIPS_COMPASS_DIRECTION_CENTRE.rawValue)
-        case .north: Int32(VIPS_COMPASS_DIRECTION_NORTH.rawValue)
-        case .east: Int32(VIPS_COMPASS_DIRECTION_EAST.rawValue)
-        case .south: Int32(VIPS_COMPASS_DIRECTION_SOUTH.rawValue)
-        case .west: Int32(VIPS_COMPASS_DIRECTION_WEST.rawValue)
-        case .northEast: Int32(VIPS_COMPASS_DIRECTION_NORTH_EAST.rawValue)
-        case .southEast: Int32(VIPS_COMPASS_DIRECTION_SOUTH_EAST.rawValue)
-        case .southWest: Int32(VIPS_COMPASS_DIRECTION_SOUTH_WEST.rawValue)
-        case .northWest: Int32(VIPS_COMPASS_DIRECTION_NORTH_WEST.rawValue)
-        }
-    }
-}
-
 extension Image {
     /// Sharpened with libvips' unsharp mask in LAB space (`vips_sharpen`) of standard deviation
     /// `sigma` pixels, 0–100; 0 returns the image as it is. Typically applied after downscaling.

@@ -1,47 +1,6 @@
 internal import CVignetteImageShims
 internal import CVignetteVips
 
-/// Where `cropped(toCover:)`-style crops take their window from.
-public enum CropAnchor: String, Sendable, CaseIterable, Codable {
-    /// The middle of the image.
-    case centre
-    /// The most interesting region by libvips' attention heuristic (`vips_smartcrop`).
-    case attention
-    /// The top edge, centred across.
-    case north
-    /// The bottom edge, centred across.
-    case south
-    /// The right edge, centred up and down.
-    case east
-    /// The left edge, centred up and down.
-    case west
-    /// The top right corner.
-    case northEast
-    /// The top left corner.
-    case northWest
-    /// The bottom right corner.
-    case southEast
-    /// The bottom left corner.
-    case southWest
-
-    /// Where the window starts across (0, ½ or 1 of the spare width) and down, for the anchors
-    /// that are positions; nil for `attention`.
-    var position: (x: Double, y: Double)? {
-        switch self {
-        case .centre: (0.5, 0.5)
-        case .attention: nil
-        case .north: (0.5, 0)
-        case .south: (0.5, 1)
-        case .east: (1, 0.5)
-        case .west: (0, 0.5)
-        case .northEast: (1, 0)
-        case .northWest: (0, 0)
-        case .southEast: (1, 1)
-        case .southWest: (0, 1)
-        }
-    }
-}
-
 extension Image {
     /// Scales by `scale` horizontally and vertically with `vips_resize`.
     public func resized(scale: Double, kernel: ResizeKernel = .lanczos3) throws(ImagingError) -> Image {
@@ -91,7 +50,7 @@ extension Image {
 
     /// A `width` × `height` window (`vips_crop`): at the centre, an edge or a corner, or around the
     /// most interesting part (`vips_smartcrop`).
-    public func cropped(toWidth width: Int, height: Int, anchor: CropAnchor) throws(ImagingError) -> Image {
+    public func cropped(toWidth width: Int, height: Int, anchor: Gravity) throws(ImagingError) -> Image {
         let w = min(width, self.width)
         let h = min(height, self.height)
         guard let position = anchor.position else {

@@ -48,7 +48,7 @@ extension Image {
     /// A region of `width` × `height` (0: the whole side; below 1: that fraction of the side) at
     /// `anchor` moved by `position` (imgproxy's `crop` before the resize), clamped to the image.
     public func cropped(
-        toRegionWidth width: Double, height: Double, anchor: CropAnchor, position: CropPosition?
+        toRegionWidth width: Double, height: Double, anchor: Gravity, position: CropPosition?
     ) throws(ImagingError) -> Image {
         func side(_ value: Double, of length: Int) -> Int {
             value == 0 ? length : value >= 1 ? min(length, Int(value)) : max(1, Int((Double(length) * value).rounded()))

@@ -33,7 +33,7 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
     /// How the image meets the box.
     public var fit: Fit
     /// Which window `cover` keeps.
-    public var crop: CropAnchor
+    public var crop: Gravity
     /// Whether images smaller than the box are enlarged.
     public var allowUpscaling: Bool
     /// Whether the EXIF orientation is applied (`vips_autorot`).
@@ -81,7 +81,7 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
 
     /// Options for a `width` × `height` box; the others have the defaults their properties describe.
     public init(
-        width: Int, height: Int, fit: Fit = .inside, crop: CropAnchor = .centre,
+        width: Int, height: Int, fit: Fit = .inside, crop: Gravity = .centre,
         allowUpscaling: Bool = false, autoOrient: Bool = true, kernel: ResizeKernel = .lanczos3,
         method: Method = .shrinkOnLoad, useEmbeddedThumbnail: Bool = true
     ) {

@@ -3,14 +3,14 @@ import Testing
 import VignetteCodecs
 
 @Suite("Cover crops at the edges and corners")
-struct CropAnchorTests {
-    static let expectedOrigin: [(CropAnchor, Double, Double)] = [
+struct GravityTests {
+    static let expectedOrigin: [(Gravity, Double, Double)] = [
         (.centre, 0.5, 0.5), (.north, 0.5, 0), (.south, 0.5, 1), (.east, 1, 0.5), (.west, 0, 0.5),
         (.northEast, 1, 0), (.northWest, 0, 0), (.southEast, 1, 1), (.southWest, 0, 1),
     ]
 
     @Test("each anchor cuts its window where it says", arguments: expectedOrigin)
-    func window(anchor: CropAnchor, across: Double, down: Double) throws {
+    func window(anchor: Gravity, across: Double, down: Double) throws {
         let image = try ImageDecoder().decode(Data(contentsOf: URL(fileURLWithPath: TestFiles.fixture("baseline.jpg").path))).materialized()
         let (w, h) = (image.width / 3, image.height / 2)
         let cropped = try image.cropped(toWidth: w, height: h, anchor: anchor)
@@ -25,8 +25,8 @@ struct CropAnchorTests {
         }
     }
 
-    @Test("a cover thumbnail keeps the anchored part, on both routes", arguments: [CropAnchor.west, .east, .north, .southEast])
-    func coverThumbnail(anchor: CropAnchor) throws {
+    @Test("a cover thumbnail keeps the anchored part, on both routes", arguments: [Gravity.west, .east, .north, .southEast])
+    func coverThumbnail(anchor: Gravity) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: TestFiles.fixture("baseline.jpg").path))
         var options = ThumbnailOptions(width: 48, height: 48, fit: .cover, crop: anchor)
         let fast = try Thumbnailer(options: options).thumbnail(data).image

@@ -1,0 +1,61 @@
+internal import CVignetteVips
+
+/// Where an image sits in a window or on a canvas: the centre, a compass point, or (for crops)
+/// libvips' attention heuristic. A cover crop (`ThumbnailOptions.crop`, `ImageRecipe.gravity`)
+/// takes its window from it; `Image.extended(toWidth:height:gravity:background:transparent:)`
+/// places the image on its canvas by it.
+public enum Gravity: String, Sendable, CaseIterable, Codable {
+    /// The middle of the image.
+    case centre
+    /// The most interesting region by libvips' attention heuristic (`vips_smartcrop`). A canvas
+    /// has no region to find, so there it is the centre.
+    case attention
+    /// The top edge, centred across.
+    case north
+    /// The bottom edge, centred across.
+    case south
+    /// The right edge, centred up and down.
+    case east
+    /// The left edge, centred up and down.
+    case west
+    /// The top right corner.
+    case northEast
+    /// The top left corner.
+    case northWest
+    /// The bottom right corner.
+    case southEast
+    /// The bottom left corner.
+    case southWest
+
+    /// Where the window starts across (0, ½ or 1 of the spare width) and down, for the
+    /// positions; nil for `attention`.
+    var position: (x: Double, y: Double)? {
+        switch self {
+        case .centre: (0.5, 0.5)
+        case .attention: nil
+        case .north: (0.5, 0)
+        case .south: (0.5, 1)
+        case .east: (1, 0.5)
+        case .west: (0, 0.5)
+        case .northEast: (1, 0)
+        case .northWest: (0, 0)
+        case .southEast: (1, 1)
+        case .southWest: (0, 1)
+        }
+    }
+
+    /// libvips' `VipsCompassDirection` value (`attention` is the centre).
+    var vipsDirection: Int32 {
+        switch self {
+        case .centre, .attention: Int32(VIPS_COMPASS_DIRECTION_CENTRE.rawValue)
+        case .north: Int32(VIPS_COMPASS_DIRECTION_NORTH.rawValue)
+        case .east: Int32(VIPS_COMPASS_DIRECTION_EAST.rawValue)
+        case .south: Int32(VIPS_COMPASS_DIRECTION_SOUTH.rawValue)
+        case .west: Int32(VIPS_COMPASS_DIRECTION_WEST.rawValue)
+        case .northEast: Int32(VIPS_COMPASS_DIRECTION_NORTH_EAST.rawValue)
+        case .southEast: Int32(VIPS_COMPASS_DIRECTION_SOUTH_EAST.rawValue)
+        case .southWest: Int32(VIPS_COMPASS_DIRECTION_SOUTH_WEST.rawValue)
+        case .northWest: Int32(VIPS_COMPASS_DIRECTION_NORTH_WEST.rawValue)
+        }
+    }
+}
