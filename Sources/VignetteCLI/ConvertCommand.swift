@@ -35,7 +35,7 @@ struct ConvertCommand: AsyncParsableCommand {
     func validate() throws {
         if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1–100, got \(quality)") }
         let format = try outputFormat()
-        if lossless, ![ImageFormat.webp, .heic, .avif, .jxl].contains(format) {
+        if lossless, !EncodingFormat.losslessFormats.contains(format) {
             throw ValidationError("--lossless applies to webp, heic, avif and jxl outputs, not \(format)")
         }
     }
@@ -56,22 +56,7 @@ struct ConvertCommand: AsyncParsableCommand {
     func encoding() throws -> EncodingFormat {
         var recipe = ImageRecipe()
         recipe.quality = quality ?? (lossless ? 100 : nil)
-        switch try recipe.encodingFormat(try outputFormat()) {
-        case .webp(var options):
-            options.lossless = lossless
-            return .webp(options)
-        case .heic(var options):
-            options.lossless = lossless
-            return .heic(options)
-        case .avif(var options):
-            options.lossless = lossless
-            return .avif(options)
-        case .jxl(var options):
-            options.lossless = lossless
-            return .jxl(options)
-        case let other:
-            return other
-        }
+        return try recipe.encodingFormat(try outputFormat()).with(lossless: lossless)
     }
 
     /// The image, upright, re-encoded: a request with no thumbnail and no processor through the

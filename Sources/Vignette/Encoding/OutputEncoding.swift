@@ -122,26 +122,25 @@ extension EncodingFormat {
         }
     }
 
-    /// The same format and settings at `quality`.
-    func with(quality: Int) -> EncodingFormat {
+    /// The formats with a lossless mode (`with(lossless: true)`): WebP, HEIC, AVIF and JPEG XL.
+    package static let losslessFormats: Set<ImageFormat> = [.webp, .heic, .avif, .jxl]
+
+    /// The same format and settings at `quality` (the formats that have one) and, when
+    /// `lossless` is given, lossless or lossy (`losslessFormats`); nil leaves a setting as it is.
+    package func with(quality: Int? = nil, lossless: Bool? = nil) -> EncodingFormat {
+        func set<Options>(_ options: Options, _ qualityKey: WritableKeyPath<Options, Int>, _ losslessKey: WritableKeyPath<Options, Bool>?) -> Options {
+            var options = options
+            if let quality { options[keyPath: qualityKey] = quality }
+            if let lossless, let losslessKey { options[keyPath: losslessKey] = lossless }
+            return options
+        }
         switch self {
-        case .jpeg(var o):
-            o.quality = quality
-            return .jpeg(o)
-        case .webp(var o):
-            o.quality = quality
-            return .webp(o)
-        case .heic(var o):
-            o.quality = quality
-            return .heic(o)
-        case .avif(var o):
-            o.quality = quality
-            return .avif(o)
-        case .jxl(var o):
-            o.quality = quality
-            return .jxl(o)
-        default:
-            return self
+        case .jpeg(let o): return .jpeg(set(o, \.quality, nil))
+        case .webp(let o): return .webp(set(o, \.quality, \.lossless))
+        case .heic(let o): return .heic(set(o, \.quality, \.lossless))
+        case .avif(let o): return .avif(set(o, \.quality, \.lossless))
+        case .jxl(let o): return .jxl(set(o, \.quality, \.lossless))
+        default: return self
         }
     }
 }
