@@ -59,23 +59,3 @@ struct StageQueue<Job> {
 }
 
 extension StageQueue: Sendable where Job: Sendable {}
-
-/// A stage that keeps its waiting items in a `StageQueue` behind its lock.
-protocol QueueingStage: AnyObject, Sendable {
-    associatedtype Job
-    /// Runs `body` on the queue under the stage's lock.
-    func withQueue<Result>(_ body: (inout StageQueue<Job>) -> Result) -> Result
-}
-
-extension QueueingStage {
-    /// A new item whose `cancel()` takes it out of this stage's queue (then calls
-    /// `onCancelledBeforeStart`) and whose `setPriority(_:)` moves it there.
-    func makeItem(priority: ImageRequest.Priority, onCancelledBeforeStart: @escaping @Sendable () -> Void) -> WorkItem {
-        WorkItem(
-            priority: priority, onCancelledBeforeStart: onCancelledBeforeStart,
-            cancel: { [weak self] item in
-                if self?.withQueue({ $0.remove(item) }) == true { item.onCancelledBeforeStart() }
-            },
-            setPriority: { [weak self] item, priority in self?.withQueue { $0.reprioritize(item, priority) } })
-    }
-}

@@ -1,6 +1,6 @@
 import VignetteSupport
 
-/// The loading stage: asynchronous (I/O-bound) work as tasks, at most `maxConcurrent` at once,
+/// The loading stage: asynchronous (I/O-bound) work as tasks, at most `settings.maxConcurrent` at once,
 /// highest priority first, oldest first within a priority.
 final class TaskStage: QueueingStage {
     typealias Job = @Sendable () async -> Void
@@ -11,18 +11,12 @@ final class TaskStage: QueueingStage {
         var isShutDown = false
     }
 
-    let name: String
-    let maxConcurrent: Int
+    let settings: StageSettings
     private let state = Locked(State())
-    private let metrics: StageMetrics?
 
-    init(name: String, maxConcurrent: Int, metrics: StageMetrics? = nil) {
-        self.name = name
-        self.maxConcurrent = max(1, maxConcurrent)
-        self.metrics = metrics
+    init(settings: StageSettings) {
+        self.settings = settings
     }
-
-    var startedCount: Int { state.withLock { $0.queue.started } }
 
     func enqueue(priority: ImageRequest.Priority, onCancelledBeforeStart: @escaping @Sendable () -> Void = {},
                  _ job: @escaping @Sendable () async -> Void) -> WorkItem {
@@ -30,7 +24,7 @@ final class TaskStage: QueueingStage {
         let accepted = state.withLock { state -> Bool in
             guard !state.isShutDown else { return false }
             state.queue.add(item, job)
-            metrics?.depth.record(state.queue.count)
+            settings.metrics?.depth.record(state.queue.count)
             return true
         }
         if accepted {
@@ -57,11 +51,11 @@ final class TaskStage: QueueingStage {
     private func startReady() {
         let ready = state.withLock { state -> [(WorkItem, @Sendable () async -> Void)] in
             var ready: [(WorkItem, @Sendable () async -> Void)] = []
-            while !state.isShutDown, state.running < maxConcurrent, let (item, job) = state.queue.next() {
+            while !state.isShutDown, state.running < settings.maxConcurrent, let (item, job) = state.queue.next() {
                 state.running += 1
                 ready.append((item, job))
-                metrics?.depth.record(state.queue.count)
-                metrics?.wait.recordInterval(since: item.queuedAt)
+                settings.metrics?.depth.record(state.queue.count)
+                settings.metrics?.wait.recordInterval(since: item.queuedAt)
             }
             return ready
         }

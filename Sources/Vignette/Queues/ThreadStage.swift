@@ -1,7 +1,7 @@
 import VignetteSupport
 
 /// A CPU stage (decoding, processing, encoding): synchronous work on threads of its own
-/// (`pthread`s started on demand up to `maxConcurrent`, ended by `shutdown()`), never on Swift's
+/// (`pthread`s started on demand up to `settings.maxConcurrent`, ended by `shutdown()`), never on Swift's
 /// cooperative pool, which a blocking libvips call would starve. Highest priority first, oldest
 /// first within a priority.
 final class ThreadStage: QueueingStage {
@@ -21,26 +21,17 @@ final class ThreadStage: QueueingStage {
 
     /// The state, and the condition idle threads wait on for work.
     private let state = Locked(State())
-    let name: String
-    let maxConcurrent: Int
-    private let metrics: StageMetrics?
+    let settings: StageSettings
 
-    init(name: String, maxConcurrent: Int, metrics: StageMetrics? = nil) {
-        self.name = name
-        self.maxConcurrent = max(1, maxConcurrent)
-        self.metrics = metrics
+    init(settings: StageSettings) {
+        self.settings = settings
     }
-
-    /// How many items have started so far (a seam for tests of ordering).
-    var startedCount: Int { state.withLock { $0.queue.started } }
-    /// How many items wait to start.
-    var queuedCount: Int { state.withLock { $0.queue.count } }
 
     /// Queues `job`; `onCancelledBeforeStart` runs instead if the item is cancelled before it starts.
     func enqueue(priority: ImageRequest.Priority, onCancelledBeforeStart: @escaping @Sendable () -> Void = {},
                  _ job: @escaping @Sendable () -> Void) -> WorkItem {
         let item = makeItem(priority: priority, onCancelledBeforeStart: onCancelledBeforeStart)
-        let metrics = metrics
+        let metrics = settings.metrics
         let (accepted, startThread) = state.withLock { state -> (Bool, Bool) in
             guard !state.isShutDown else { return (false, false) }
             state.queue.add(item, job)
@@ -50,7 +41,7 @@ final class ThreadStage: QueueingStage {
                 self.state.signal()
                 return (true, false)
             }
-            if state.threads < maxConcurrent {
+            if state.threads < settings.maxConcurrent {
                 state.threads += 1
                 return (true, true)
             }
@@ -103,7 +94,7 @@ final class ThreadStage: QueueingStage {
     }
 
     private func workerLoop() {
-        let metrics = metrics
+        let metrics = settings.metrics
         while true {
             let next = state.waitUntil { state, afterWait -> Next? in
                 if afterWait {
