@@ -46,7 +46,7 @@ struct InfoCommand: AsyncParsableCommand {
                 let info = try data.map { try decoder.probe($0) } ?? decoder.probe(fileAt: file)
                 let placeholderText = try placeholder.map { try InfoCommand.placeholder($0, of: data ?? Data()) }
                 var animation: AnimationInfo?
-                if info.pages > 1, Animation.isAnimatable(info.format) {
+                if info.isAnimated {
                     // Its header read again with libvips' `n=-1`: frames, loop and delays.
                     animation = try decoder.animationInfo(data ?? InputFile.read(file, limits: decoder.limits))
                 }

@@ -94,9 +94,7 @@ struct ThumbnailJob: Sendable {
     /// The format an input of this header is written in: the encoding's animated format for an
     /// animated GIF or WebP it keeps, else the recipe's for an image with or without alpha.
     func outputFormat(for info: ImageInfo) -> ImageFormat {
-        if let animated = encoding.animatedFormat, thumbnail.frames == .all, !plan.decodesWhole,
-            info.pages > 1, Animation.isAnimatable(info.format)
-        {
+        if let animated = encoding.animatedFormat, thumbnail.frames == .all, !plan.decodesWhole, info.isAnimated {
             return animated.format
         }
         return recipe.outputFormat(hasAlpha: info.hasAlpha)

@@ -218,7 +218,7 @@ extension ImagePipeline {
         guard let format = encoding.animatedFormat, let thumbnail = request.thumbnail else { return nil }
         let info: ImageInfo
         do { info = try ImageDecoder(limits: limits).probe(data) } catch { throw ImagePipelineError.decodingFailed(error) }
-        guard info.pages > 1, Animation.isAnimatable(info.format) else { return nil }
+        guard info.isAnimated else { return nil }
         metrics.decodes.increment()
         var animation: Animation
         do {

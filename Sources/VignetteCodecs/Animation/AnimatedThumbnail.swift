@@ -29,11 +29,8 @@ extension Thumbnailer {
         let source = try LoadedSource(data: data, limits: limits)
         let header = try source.load(failOn: limits.failOn)
         try limits.checkFrames(header.pageCount)
-        let info = ImageInfo(
-            format: source.refinedFormat(of: header), width: header.width, height: header.height,
-            bands: header.bands, hasAlpha: header.hasAlpha, orientation: header.orientation,
-            pages: header.pageCount, embeddedThumbnail: nil)
-        guard header.pageCount > 1, Animation.isAnimatable(source.format) else {
+        let info = ImageInfo(source: source, header: header)
+        guard info.isAnimated else {
             let still = try thumbnail(data, cancellation: cancellation)
             return AnimatedThumbnail(animation: try Animation(frames: [still.image], delays: [0], loopCount: 0), source: still.source)
         }
@@ -103,7 +100,7 @@ extension ImageDecoder {
         let source = try LoadedSource(data: data, limits: limits)
         let header = try source.load(failOn: limits.failOn)
         try limits.checkFrames(header.pageCount)
-        guard header.pageCount > 1, Animation.isAnimatable(source.format) else {
+        guard ImageInfo(source: source, header: header).isAnimated else {
             return try Animation(frames: [decode(data)], delays: [0], loopCount: 0)
         }
         let frameSize = PixelSize(width: header.width, height: header.height)
@@ -116,7 +113,7 @@ extension ImageDecoder {
     public func animationInfo(_ data: Data) throws(ImagingError) -> AnimationInfo? {
         let source = try LoadedSource(data: data, limits: limits)
         let header = try source.load(failOn: limits.failOn)
-        guard header.pageCount > 1, Animation.isAnimatable(source.format) else { return nil }
+        guard ImageInfo(source: source, header: header).isAnimated else { return nil }
         try limits.checkFrames(header.pageCount)
         let timing = try source.load(failOn: limits.failOn, extra: ["n=-1"]).animationTiming
         return AnimationInfo(frameCount: timing.frameCount, loopCount: timing.loopCount, delays: timing.delays)

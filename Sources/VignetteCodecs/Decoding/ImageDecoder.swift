@@ -36,10 +36,7 @@ public struct ImageDecoder: Sendable {
         } else if format == .jpeg {
             thumbnail = EmbeddedThumbnail.exif(of: header, limits: limits)?.size
         }
-        return ImageInfo(
-            format: format, width: header.width, height: header.height, bands: header.bands,
-            hasAlpha: header.hasAlpha, orientation: header.orientation, pages: header.pageCount,
-            embeddedThumbnail: thumbnail)
+        return ImageInfo(source: source, header: header, embeddedThumbnail: thumbnail)
     }
 
     /// The header of the file at `path`; see `probe(_:)`.

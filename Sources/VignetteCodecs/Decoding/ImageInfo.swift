@@ -36,4 +36,18 @@ public struct ImageInfo: Sendable, Hashable, Codable {
     public var uprightSize: PixelSize {
         orientation >= 5 ? PixelSize(width: height, height: width) : PixelSize(width: width, height: height)
     }
+
+    /// Whether the input is an animation: more than one frame, in a format read as one
+    /// (`Animation.isAnimatable`: GIF and WebP; TIFF, PDF and HEIF pages are not frames).
+    public var isAnimated: Bool { pages > 1 && Animation.isAnimatable(format) }
+}
+
+extension ImageInfo {
+    /// What `header`, loaded from `source`, says (the format refined: AVIF or HEIC).
+    init(source: LoadedSource, header: Image, embeddedThumbnail: PixelSize? = nil) {
+        self.init(
+            format: source.refinedFormat(of: header), width: header.width, height: header.height, bands: header.bands,
+            hasAlpha: header.hasAlpha, orientation: header.orientation, pages: header.pageCount,
+            embeddedThumbnail: embeddedThumbnail)
+    }
 }

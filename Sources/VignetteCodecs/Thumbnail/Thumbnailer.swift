@@ -114,10 +114,7 @@ public struct Thumbnailer: Sendable {
         let orientation = options.autoOrient ? header.orientation : 1
         let stored = PixelSize(width: header.width, height: header.height)
         let geometry = ThumbnailGeometry(source: stored.oriented(orientation), options: options)
-        let info = ImageInfo(
-            format: source.refinedFormat(of: header), width: stored.width, height: stored.height,
-            bands: header.bands, hasAlpha: header.hasAlpha, orientation: header.orientation,
-            pages: header.pageCount, embeddedThumbnail: nil)
+        let info = ImageInfo(source: source, header: header)
 
         // The decode this route will do, checked against the budget before anything else: the
         // same verdict whichever route ends up making the thumbnail.
