@@ -3,6 +3,7 @@ import Glibc
 #endif
 import NIOHTTP1
 import Vignette
+import VignetteSupport
 
 /// Reads what a response says about caching it: validators (ETag, Last-Modified) and freshness
 /// (`Cache-Control: max-age` / `no-cache`, else `Expires`).
@@ -32,7 +33,7 @@ import Vignette
     }
 
     private static func directives(of headers: HTTPHeaders) -> [String] {
-        headers[canonicalForm: "Cache-Control"].map { $0.trimmingSpaces().lowercased() }
+        headers[canonicalForm: "Cache-Control"].map { $0.trimmingWhitespace().lowercased() }
     }
 
     /// A validator fit for If-Range: a strong ETag, else Last-Modified.
@@ -66,14 +67,5 @@ import Vignette
         fields.tm_min = Int32(clock[1])
         fields.tm_sec = Int32(clock[2])
         return Double(timegm(&fields))
-    }
-}
-
-extension Substring {
-    func trimmingSpaces() -> Substring {
-        var text = self
-        while text.first == " " { text.removeFirst() }
-        while text.last == " " { text.removeLast() }
-        return text
     }
 }

@@ -1,4 +1,5 @@
 import Vignette
+import VignetteSupport
 
 /// The formats a client's `Accept` header names that a recipe without a format may choose (AVIF,
 /// WebP; `ImageRecipe.encoding(accepting:)` prefers them in that order, then JPEG, or PNG for
@@ -17,10 +18,10 @@ public struct FormatNegotiation: Sendable, Equatable {
     public init(accept: String?) {
         var accepted: Set<ImageFormat> = []
         for item in (accept ?? "").split(separator: ",") {
-            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: " \t") }
+            let parts = item.split(separator: ";").map { $0.trimmingWhitespace() }
             guard let type = parts.first?.lowercased() else { continue }
             let q = parts.dropFirst().compactMap { parameter -> Double? in
-                let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: " \t") }
+                let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
                 return pair.count == 2 && pair[0].lowercased() == "q" ? Double(pair[1]) : nil
             }.first ?? 1
             guard q > 0 else { continue }
@@ -28,14 +29,5 @@ public struct FormatNegotiation: Sendable, Equatable {
             if type == "image/webp" { accepted.insert(.webp) }
         }
         self.accepted = accepted
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        var slice = self[...]
-        while let first = slice.first, set.contains(first) { slice = slice.dropFirst() }
-        while let last = slice.last, set.contains(last) { slice = slice.dropLast() }
-        return String(slice)
     }
 }

@@ -59,7 +59,7 @@ import VignetteSupport
     /// (a page-rounded `Int64.max`, anything of 2^60 bytes or more counts), for zero or
     /// negative numbers and for anything that is not a number.
     static func parseCgroupLimit(_ text: String) -> Int? {
-        let trimmed = text.trimmingSpace()
+        let trimmed = text.trimmingWhitespace()
         guard let value = Int(trimmed), value > 0, value < 1 << 60 else { return nil }
         return value
     }
@@ -103,16 +103,5 @@ import VignetteSupport
         defer { close(fd) }
         guard let bytes = try? InputFile.read(descriptor: fd, count: 65536, path: path) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
-    }
-}
-
-extension String {
-    /// The string without leading and trailing spaces, tabs and newlines.
-    fileprivate func trimmingSpace() -> Substring {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return self[first...last]
     }
 }

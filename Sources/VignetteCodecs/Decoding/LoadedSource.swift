@@ -32,7 +32,7 @@ final class LoadedSource: @unchecked Sendable {
             // Thrown before every property is set, so deinit will not run: the source (and its
             // copy of the bytes) is released here.
             vgn_unref(made)
-            let reason = ImagingError.oneLine(VipsErrors.take()).trimmed()
+            let reason = ImagingError.oneLine(VipsErrors.take())
             throw ImagingError(.unsupportedFormat, "not a supported image format (\(reason))")
         }
         // Sniffing leaves "bad seek" notes in the error buffer even when a loader is found.

@@ -74,20 +74,11 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
 
     static func oneLine(_ text: String) -> String {
         text.split(whereSeparator: \.isNewline)
-            .map { $0.trimmed() }
+            .map { String($0.trimmingWhitespace(and: [";"])) }
             .filter { !$0.isEmpty }
             .reduce(into: [String]()) { lines, line in
                 if lines.last != line { lines.append(line) }
             }
             .joined(separator: "; ")
-    }
-}
-
-extension StringProtocol {
-    /// Without leading and trailing spaces, tabs and semicolons (libvips joins messages with "; ").
-    func trimmed() -> String {
-        let drop: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == ";" }
-        guard let first = firstIndex(where: { !drop($0) }), let last = lastIndex(where: { !drop($0) }) else { return "" }
-        return String(self[first...last])
     }
 }
