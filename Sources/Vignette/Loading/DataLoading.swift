@@ -66,13 +66,14 @@ public struct FileDataLoader: DataLoading {
     /// A loader within `limits`.
     public init(limits: DecodingLimits = .untrusted) { self.limits = limits }
 
-    /// Reads the file (`InputFile.read`, on a Dispatch thread: a pipe may keep it waiting) or runs
-    /// the closure; `.url` sources throw.
+    /// Reads the file (`InputFile.read`, on a thread of `BlockingExecutor.shared`: a pipe may keep
+    /// it waiting, which must not hold a thread of Swift's cooperative pool) or runs the closure;
+    /// `.url` sources throw.
     public func loadData(for request: ImageRequest, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> Data {
         switch request.source {
         case .file(let path):
             let limits = limits
-            let data = try await BlockingCall.run { try FileDataLoader.read(path, limits: limits) }
+            let data = try await BlockingExecutor.shared.run { try FileDataLoader.read(path, limits: limits) }
             progress(Int64(data.count), Int64(data.count))
             return data
         case .data(_, let load):

@@ -36,7 +36,7 @@ public enum ImagingRuntime {
     }
 
     /// Makes sure libvips is initialised; every public entry point calls this first.
-    public static func ensureInitialised() throws(ImagingError) {
+    static func ensureInitialised() throws(ImagingError) {
         try initialisation.get()
     }
 
@@ -77,7 +77,7 @@ public enum ImagingRuntime {
 
     /// Names the calling thread `name` (cut to the 15 bytes Linux keeps), as profilers and
     /// `top -H` show it: threads a caller starts for image work.
-    public static func nameCurrentThread(_ name: String) {
+    package static func nameCurrentThread(_ name: String) {
         vgn_name_thread(name)
     }
 
