@@ -30,11 +30,10 @@ size_t vgn_last_warning_take(char *buffer, size_t capacity) {
 }
 
 // libvips' dynamic modules in Debian's build are heif, jxl, magick, poppler and openslide.
-// The last three are untrusted loaders that vips_block_untrusted_set() blocks anyway, and loading
-// them (ImageMagick, poppler, cairo, openslide and their dependencies) costs about 28 ms per
-// process on this machine (Benchmarks/README.md). So vips_init is pointed at a library folder
-// without modules (VIPSHOME), and the trusted modules are opened on demand, the first time bytes
-// in their format turn up (vgn_open_module).
+// The last three are untrusted loaders that vips_block_untrusted_set() blocks anyway, yet loading
+// them (ImageMagick, poppler, cairo, openslide and their dependencies) would slow every process's
+// start. So vips_init is pointed at a library folder without modules (VIPSHOME), and the trusted
+// modules are opened on demand, the first time bytes in their format turn up (vgn_open_module).
 static gboolean vgn_modules_redirected = FALSE;
 // A pthread mutex rather than GMutex: GLib's is a bare futex that ThreadSanitizer cannot see,
 // so TSan runs of the CLI reported this (correctly locked) table as a race.

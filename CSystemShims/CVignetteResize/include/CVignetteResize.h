@@ -1,11 +1,10 @@
 // CVignetteResize: Vignette's own separable Lanczos-3 reducer for interleaved 8-bit pixels.
 //
-// Why it exists: on a JPEG thumbnail the libvips 8.14 that Debian ships spends about 40 % of its
-// instructions in the scalar reduceh/reducev loops (Benchmarks/README.md, "Profile"). This reducer
-// does the same separable Lanczos-3 resampling with 16-bit fixed-point coefficients, with an
-// x86-64 AVX2 path chosen at run time (__builtin_cpu_supports) and a portable scalar path that
-// computes the same integers. It knows nothing of libvips: pointers in, pointers out.
-// All symbols are prefixed `vgn_`.
+// Why it exists: libvips' reduceh/reducev loops are scalar, and a JPEG thumbnail spends much of
+// its time in them. This reducer does the same separable Lanczos-3 resampling with 16-bit
+// fixed-point coefficients, with an x86-64 AVX2 path chosen at run time (__builtin_cpu_supports)
+// and a portable scalar path that computes the same integers. It knows nothing of libvips:
+// pointers in, pointers out. All symbols are prefixed `vgn_`.
 #ifndef VGN_CRESIZE_H
 #define VGN_CRESIZE_H
 

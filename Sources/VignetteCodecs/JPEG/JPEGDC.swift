@@ -14,7 +14,7 @@ internal import CVignetteJPEGDC
 /// writes the planes itself; a progressive Huffman file is handed to libjpeg-turbo as a copy with
 /// only its DC scans. Both give exactly `TurboJPEG.decodePlanes` at 1/8 over every block of the
 /// picture, and decline (nil) anything unusual or damaged, which the caller then decodes with
-/// libjpeg-turbo as before: a file's verdict never depends on which path ran.
+/// libjpeg-turbo's whole decoder: a file's verdict never depends on which path ran.
 ///
 /// One difference is known and allowed for: the copy of a progressive file leaves out its AC
 /// scans' entropy-coded data, so damage inside that data (a bad Huffman code, a scan cut short

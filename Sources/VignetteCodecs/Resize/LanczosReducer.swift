@@ -65,9 +65,9 @@ enum LanczosReducer {
     /// header fields (EXIF orientation, ICC profile, resolution) and the new size. Decoding errors
     /// surface here.
     ///
-    /// Streaming the decode into the reducer (rows fetched with `vips_region_prepare` while a
-    /// second thread reduces them) was tried and dropped: its critical path was no shorter and it
-    /// cost more instructions in all, libvips 8.14 zeroing fresh region buffers (docs/performance.md).
+    /// The decode is finished before the reduction starts rather than streamed into it: fetching
+    /// rows with `vips_region_prepare` while they are reduced does not shorten the critical path,
+    /// and libvips zeroes each fresh region buffer, which costs more work in all.
     static func resize(
         _ image: Image, toWidth width: Int, height: Int, cancellation: ImagingCancellation? = nil,
         implementation: Implementation = .automatic, threads: Int? = nil
