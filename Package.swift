@@ -1,6 +1,26 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// The core (`Vignette`, `VignetteCodecs`) depends on swift-log, swift-metrics and
+// swift-distributed-tracing alone. Everything else sits behind a package trait: every target
+// dependency on another package names the trait that needs it, so a package that enables none of
+// them does not resolve those packages at all. The traits (docs/library.md lists what each brings):
+//
+//   HTTP         VignetteHTTP: http(s):// and s3:// sources (AsyncHTTPClient, SwiftNIO)
+//   Server       VignetteImgproxy and VignetteResponses: the imgproxy-compatible server with no web
+//                framework, Prometheus metrics; enables HTTP
+//   Hummingbird  VignetteServer: the server on Hummingbird 2 (swift-service-lifecycle); enables Server
+//   Vapor        VignetteVapor: the same routes mounted in a Vapor application; enables Server
+//   CLI          the `vignette` executable (swift-argument-parser, OpenTelemetry's OTLP exporter);
+//                enables Hummingbird
+//
+// No trait is on by default. This repository's own builds (the Makefile) enable them all.
+let http: Set<String> = ["HTTP"]
+let server: Set<String> = ["Server"]
+let hummingbird: Set<String> = ["Hummingbird"]
+let vapor: Set<String> = ["Vapor"]
+let cli: Set<String> = ["CLI"]
+
 let package = Package(
     name: "Vignette",
     platforms: [.macOS(.v15)],
@@ -14,28 +34,42 @@ let package = Package(
         .library(name: "VignetteRedis", targets: ["VignetteRedis"]),
         .executable(name: "vignette", targets: ["VignetteCLI"]),
     ],
+    traits: [
+        .trait(name: "HTTP", description: "VignetteHTTP: http(s):// and s3:// sources through AsyncHTTPClient."),
+        .trait(
+            name: "Server", description: "VignetteImgproxy and VignetteResponses: the imgproxy-compatible server, no web framework.",
+            enabledTraits: ["HTTP"]),
+        .trait(
+            name: "Hummingbird", description: "VignetteServer: the imgproxy-compatible server on Hummingbird 2.",
+            enabledTraits: ["Server"]),
+        .trait(name: "Vapor", description: "VignetteVapor: the server's routes mounted in a Vapor application.", enabledTraits: ["Server"]),
+        .trait(name: "CLI", description: "The vignette executable: commands, serve, OTLP trace export.", enabledTraits: ["Hummingbird"]),
+        .default(enabledTraits: []),
+    ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The core's three.
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // Behind traits.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         // OTLP export of the server's traces (`vignette serve --otel-endpoint`); over HTTP only, so
         // the gRPC exporter and its dependencies are not built.
         .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        // HMAC-SHA256 and SHA-256 for AWS Signature Version 4 (s3:// sources); no AWS SDK is used.
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
             name: "CVignetteVips", path: "CSystemShims/CVignetteVips", pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(
+            name: "CVignetteGLib", path: "CSystemShims/CVignetteGLib", pkgConfig: "glib-2.0",
+            providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(
             name: "CVignetteWebP", path: "CSystemShims/CVignetteWebP", pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"])]),
@@ -59,8 +93,9 @@ let package = Package(
             path: "CSystemShims/CVignetteImageShims"),
         // Vignette's own Lanczos-3 reducer (AVX2 chosen at run time, scalar fallback); no libvips.
         .target(name: "CVignetteResize", path: "CSystemShims/CVignetteResize"),
-        // The bottom module every other depends on: the lock, the system-call funnel, atomic files, digests.
-        .target(name: "VignetteSupport", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // The bottom module every other depends on: the lock, the system-call funnel, atomic files,
+        // digests (GLib's, which libvips links already).
+        .target(name: "VignetteSupport", dependencies: ["CVignetteGLib"]),
         // JPEG thumbnails at 1/8 from each block's DC only: a DC-only entropy decoder for
         // sequential files, a DC-scans-only stream for progressive ones; no libjpeg calls.
         .target(name: "CVignetteJPEGDC", path: "CSystemShims/CVignetteJPEGDC"),
@@ -84,13 +119,13 @@ let package = Package(
             dependencies: [
                 "VignetteSupport",
                 "Vignette",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: http)),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: http)),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: http)),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // The shared result cache on Redis (hiredis), kept apart so the core builds without it.
+        // It needs no other package, so no trait: it is built only for those who use the product.
         .target(
             name: "VignetteRedis",
             dependencies: [
@@ -99,15 +134,75 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]),
+        // One image as an HTTP answer (status, headers, body), with no web framework: what the
+        // Hummingbird server and the Vapor integration both answer through.
+        .target(name: "VignetteResponses", dependencies: ["Vignette", .product(name: "Logging", package: "swift-log")]),
+        // The imgproxy-compatible server with no web framework in it: URLs, signatures, sources,
+        // admission, metrics and the answers; VignetteServer (Hummingbird) and VignetteVapor run it.
+        .target(
+            name: "VignetteImgproxy",
+            dependencies: [
+                "VignetteSupport", "Vignette", "VignetteCodecs", "VignetteHTTP", "VignetteRedis", "VignetteResponses",
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: server)),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(
+            name: "VignetteServer",
+            dependencies: [
+                "VignetteSupport", "Vignette", "VignetteCodecs", "VignetteImgproxy", "VignetteResponses",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: hummingbird)),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: hummingbird)),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: hummingbird)),
+            ]),
+        .target(
+            name: "VignetteVapor",
+            dependencies: [
+                "Vignette", "VignetteResponses", "VignetteImgproxy",
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: vapor)),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]),
         .executableTarget(
             name: "VignetteCLI",
             dependencies: [
                 "VignetteSupport",
                 "Vignette", "VignetteHTTP", "VignetteServer", "VignetteRedis",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: cli)),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: cli)),
+                .product(name: "OTel", package: "swift-otel", condition: .when(traits: cli)),
             ]),
+
+        // The examples, the benchmark harness and the fuzz targets, built here with the rest so
+        // that `make test` builds the dependency graph once. examples/*/Package.swift are the same
+        // sources as a user's package of their own; Scripts/fuzz.sh builds the fuzz targets again
+        // with libFuzzer and AddressSanitizer.
+        .executableTarget(
+            name: "VaporThumbnails",
+            dependencies: ["Vignette", "VignetteVapor", .product(name: "Vapor", package: "vapor", condition: .when(traits: vapor))],
+            path: "examples/vapor-thumbnails/Sources/VaporThumbnails"),
+        .executableTarget(
+            name: "HummingbirdThumbnails",
+            dependencies: [
+                "Vignette", "VignetteServer", .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: hummingbird)),
+            ],
+            path: "examples/hummingbird-thumbnails/Sources/HummingbirdThumbnails"),
+        .executableTarget(
+            name: "VignetteBench", dependencies: ["LoopbackHTTPServer", "Vignette", "VignetteHTTP", "VignetteRedis"],
+            path: "Benchmarks/Sources/VignetteBench"),
+        .target(name: "FuzzSupport", path: "Fuzz/Sources/FuzzSupport"),
+        .executableTarget(name: "FuzzProbe", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzProbe"),
+        .executableTarget(name: "FuzzThumbnail", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzThumbnail"),
+        .executableTarget(name: "FuzzProgressive", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzProgressive"),
+        // Differential: the JPEG DC paths against libjpeg-turbo at 1/8 (JPEGDC's Fuzzing SPI).
+        .executableTarget(name: "FuzzJPEGDC", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzJPEGDC"),
+        .executableTarget(name: "FuzzImgproxyOptions", dependencies: ["FuzzSupport", "Vignette"], path: "Fuzz/Sources/FuzzImgproxyOptions"),
+        .executableTarget(
+            name: "FuzzHTTPHeaders",
+            dependencies: ["FuzzSupport", "VignetteHTTP", .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: http))],
+            path: "Fuzz/Sources/FuzzHTTPHeaders"),
+
+        // The tests.
         .testTarget(name: "VignetteCodecsTests", dependencies: ["VignetteCodecs", "ChildProcess"]),
         .testTarget(
             name: "VignetteTests",
@@ -118,53 +213,24 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]),
-        // One image as an HTTP answer (status, headers, body), with no web framework: what the
-        // Hummingbird server and the Vapor integration both answer through.
-        .target(name: "VignetteResponses", dependencies: ["Vignette", .product(name: "Logging", package: "swift-log")]),
-        .target(
-            name: "VignetteVapor",
-            dependencies: [
-                "Vignette", "VignetteResponses", "VignetteImgproxy",
-                .product(name: "Vapor", package: "vapor"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
-            ]),
         .testTarget(
             name: "VignetteVaporTests",
             dependencies: [
                 "VignetteVapor", "Vignette", "LoopbackHTTPClient",
-                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: vapor)),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
-            ]),
-        // A child process for the disk-cache crash test: writes entries until it is killed.
-        .target(
-            name: "VignetteServer",
-            dependencies: [
-                "VignetteSupport", "Vignette", "VignetteCodecs", "VignetteImgproxy", "VignetteResponses",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-            ]),
-        // The imgproxy-compatible server with no web framework in it: URLs, signatures, sources,
-        // admission, metrics and the answers; VignetteServer (Hummingbird) and VignetteVapor run it.
-        .target(
-            name: "VignetteImgproxy",
-            dependencies: [
-                "VignetteSupport", "Vignette", "VignetteCodecs", "VignetteHTTP", "VignetteRedis", "VignetteResponses",
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(
             name: "VignetteServerTests",
             dependencies: [
                 "VignetteSupport",
                 "VignetteServer", "VignetteImgproxy", "VignetteResponses", "LoopbackHTTPServer", "LoopbackHTTPClient", "RedisTestServer", "S3TestServer", "TestTiming",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: http)),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: hummingbird)),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: hummingbird)),
             ]),
+        // A child process for the disk-cache crash test: writes entries until it is killed.
         .executableTarget(name: "DataCacheWriter", dependencies: ["Vignette"], path: "Tests/DataCacheWriter"),
         .testTarget(
             name: "VignetteHTTPTests",
@@ -195,26 +261,27 @@ let package = Package(
             name: "VignetteCLITests",
             dependencies: [
                 "Vignette", "VignetteCodecs", "VignetteCLI", "LoopbackHTTPServer", "RedisTestServer", "S3TestServer", "ChildProcess",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: http)),
             ]),
         // GETs to a server of the tests' own on 127.0.0.1 (AsyncHTTPClient), and what they gave.
         .target(
             name: "LoopbackHTTPClient",
             dependencies: [
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: http)),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: http)),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: http)),
+                .product(name: "NIOFoundationCompat", package: "swift-nio", condition: .when(traits: http)),
             ],
             path: "Tests/LoopbackHTTPClient"),
-        // An HTTP/1.1 server on 127.0.0.1 for the tests: ranges, validators, stalls, cut-offs, dribbling.
+        // An HTTP/1.1 server on 127.0.0.1 for the tests and the HTTP benchmark: ranges, validators,
+        // stalls, cut-offs, dribbling.
         .target(
             name: "LoopbackHTTPServer",
             dependencies: [
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: http)),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: http)),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: http)),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: http)),
             ],
             path: "Tests/LoopbackHTTPServer"),
     ],

@@ -5,7 +5,7 @@
 #   Benchmarks/compare-cli.sh BEFORE/vignette AFTER/vignette [SIZE]
 #
 # Build the "before" binary from another checkout (git worktree add --detach ../before REV; cd
-# ../before; swift build -c release --product vignette). The corpus batch is run.sh's: every
+# ../before; swift build -c release --traits CLI --product vignette). The corpus batch is run.sh's: every
 # loadable MANIFEST.tsv image but the 65536² PNG bomb. BENCH_BATCH_RUNS runs each (default 5).
 set -euo pipefail
 before="${1:?usage: compare-cli.sh BEFORE AFTER [SIZE]}"

@@ -22,11 +22,11 @@ input="${CORPUS:-$repo/../shared/corpus}/2569067123_aca715a2ee_o.jpg"
 [[ -f "$input" ]] || { echo "jpeg-dc: $input is missing" >&2; exit 0; }
 command -v jpegtran >/dev/null || { echo "jpeg-dc: jpegtran is missing (apt-get install libjpeg-turbo-progs)" >&2; exit 1; }
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-    swift build --package-path "$here" -c release --static-swift-stdlib --product VignetteBench >&2
-    swift build -c release --static-swift-stdlib --product vignette >&2
+    swift build -c release --static-swift-stdlib --traits CLI --product VignetteBench >&2
+    swift build -c release --static-swift-stdlib --traits CLI --product vignette >&2
 fi
-bench="$(swift build --package-path "$here" -c release --static-swift-stdlib --show-bin-path)/VignetteBench"
-vignette="$(swift build -c release --static-swift-stdlib --show-bin-path)/vignette"
+bench="$(swift build -c release --static-swift-stdlib --traits CLI --show-bin-path)/VignetteBench"
+vignette="$(swift build -c release --static-swift-stdlib --traits CLI --show-bin-path)/vignette"
 simd="$here/.venv-simd/bin/python"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT

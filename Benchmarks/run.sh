@@ -67,12 +67,12 @@ done
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
     log "building VignetteBench and vignette (release)"
     # As `make release` builds it (the same flags, or everything is compiled again).
-    # VignetteBench is the Benchmarks package's (Benchmarks/Package.swift), built in Benchmarks/.build.
-    swift build --package-path "$bench_dir" -c release --static-swift-stdlib --product VignetteBench >&2
-    swift build -c release --static-swift-stdlib --product vignette >&2
+    # VignetteBench is a target of the main package; the CLI trait (as `make release`) brings what it needs.
+    swift build -c release --static-swift-stdlib --traits CLI --product VignetteBench >&2
+    swift build -c release --static-swift-stdlib --traits CLI --product vignette >&2
 fi
-bench="$(swift build --package-path "$bench_dir" -c release --static-swift-stdlib --show-bin-path)/VignetteBench"
-vignette="$(swift build -c release --static-swift-stdlib --show-bin-path)/vignette"
+bench="$(swift build -c release --static-swift-stdlib --traits CLI --show-bin-path)/VignetteBench"
+vignette="$(swift build -c release --static-swift-stdlib --traits CLI --show-bin-path)/vignette"
 
 log "setting up the Python peers (Benchmarks/.venv, .venv-simd, .venv-vips818)"
 "$bench_dir/setup-venv.sh"

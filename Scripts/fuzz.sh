@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (the Fuzz package, -sanitize=fuzzer,address) and runs each one.
+# Builds the libFuzzer targets (Fuzz/Sources, targets of the main package, with
+# -sanitize=fuzzer,address into .build-fuzz) and runs each one.
 #
-#   Scripts/fuzz.sh             each target for FUZZ_SECONDS (default 300), FUZZ_JOBS at a time
-#   Scripts/fuzz.sh --replay    each target over its seeds and Fuzz/regressions once (a smoke)
+#   Scripts/fuzz.sh                 each target for FUZZ_SECONDS (default 300), FUZZ_JOBS at a time
+#   Scripts/fuzz.sh --replay        each target over its seeds and Fuzz/regressions once (a smoke)
+#   Scripts/fuzz.sh --replay-plain  the same through the plain build's targets (.build/debug, which
+#                                   `make test` has built): no instrumented build, no AddressSanitizer
 #
 # FUZZ_TARGETS="FuzzProbe …" picks targets; FUZZ_SKIP_BUILD=1 uses the binaries already built.
 #
@@ -21,17 +24,23 @@ read -r -a TARGETS <<< "${FUZZ_TARGETS:-FuzzProbe FuzzThumbnail FuzzProgressive 
 mode=${1:-run}
 scratch=.build-fuzz
 work=.fuzz
+mkdir -p "$work"
 
-echo "== building the fuzz targets (-sanitize=fuzzer,address) into $scratch" >&2
-for target in "${TARGETS[@]}"; do
-  [ "${FUZZ_SKIP_BUILD:-0}" = 1 ] && break
-  # The C targets too (-Xcc): coverage for the fuzzer in Vignette's own C (CVignetteJPEGDC,
-  # CVignetteResize, CVignetteImageShims), and AddressSanitizer around it.
-  "$SWIFT" build -c debug --package-path Fuzz --scratch-path "$scratch" -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address \
-    -Xcc -fsanitize=fuzzer-no-link,address \
-    --product "$target" >&2
-done
-bin="$scratch/debug"
+if [ "$mode" = --replay-plain ]; then
+  bin=.build/debug
+else
+  echo "== building the fuzz targets (-sanitize=fuzzer,address) into $scratch" >&2
+  for target in "${TARGETS[@]}"; do
+    [ "${FUZZ_SKIP_BUILD:-0}" = 1 ] && break
+    # The C targets too (-Xcc): coverage for the fuzzer in Vignette's own C (CVignetteJPEGDC,
+    # CVignetteResize, CVignetteImageShims), and AddressSanitizer around it. The HTTP trait for
+    # FuzzHTTPHeaders, the same for every target so that they share one build.
+    "$SWIFT" build -c debug --scratch-path "$scratch" --traits HTTP -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address \
+      -Xcc -fsanitize=fuzzer-no-link,address \
+      --product "$target" >&2
+  done
+  bin="$scratch/debug"
+fi
 
 seeds() { # target -> folder of seeds
   local target=$1 folder="$work/seeds/$1"
@@ -88,24 +97,25 @@ dict() {
 common=(-rss_limit_mb=2048 -malloc_limit_mb=1024 -timeout=10 -print_final_stats=1)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1}
 
-if [ "$mode" = --replay ]; then
+if [ "$mode" = --replay ] || [ "$mode" = --replay-plain ]; then
   status=0
   for target in "${TARGETS[@]}"; do
     folder=$(seeds "$target")
     echo "== $target: replaying $(ls "$folder" | wc -l) seeds" >&2
-    if ! "$bin/$target" "${common[@]}" -runs=0 "$folder" > "$work/$target.replay.log" 2>&1; then
+    # libFuzzer's driver takes the folder; the plain build's replay takes the files.
+    if [ "$mode" = --replay ]; then replay=("$bin/$target" "${common[@]}" -runs=0 "$folder"); else replay=("$bin/$target" "$folder"/*); fi
+    if ! "${replay[@]}" > "$work/$target.replay.log" 2>&1; then
       echo "$target: FAILED on a seed, see $work/$target.replay.log" >&2
       tail -30 "$work/$target.replay.log" >&2
       status=1
     else
-      grep -E "^#[0-9]+.*DONE|Done [0-9]+ runs" "$work/$target.replay.log" | tail -1 >&2 || true
+      grep -E "^#[0-9]+.*DONE|Done [0-9]+ runs|^replayed [0-9]+" "$work/$target.replay.log" | tail -1 >&2 || true
     fi
   done
   [ $status = 0 ] && echo "fuzz replay: every seed of ${#TARGETS[@]} targets ran clean"
   exit $status
 fi
 
-mkdir -p "$work"
 run_target() {
   local target=$1 folder corpus findings
   folder=$(seeds "$target")

@@ -7,7 +7,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 limit=${TEST_TIME_LIMIT:-2400}
 
-"${SWIFT:-swift}" test --skip-build --parallel "$@" &
+"${SWIFT:-swift}" test --skip-build --parallel --enable-all-traits "$@" &
 tests=$!
 (
     waited=0

@@ -11,9 +11,9 @@ run() { # name sanitizer-flags...
   local name=$1; shift
   local scratch=".build-$name"
   echo "== $name: building the tests into $scratch" >&2
-  "$SWIFT" build --build-tests --scratch-path "$scratch" "$@" >&2
+  "$SWIFT" build --build-tests --enable-all-traits --scratch-path "$scratch" "$@" >&2
   echo "== $name: running the tests" >&2
-  if ! "$SWIFT" test --skip-build --parallel --scratch-path "$scratch" "$@" 2>&1 | tee ".build-$name.log" | grep -E "Test run|✘|SUMMARY:|WARNING: ThreadSanitizer|ERROR: AddressSanitizer|runtime error:" ; then
+  if ! "$SWIFT" test --skip-build --parallel --enable-all-traits --scratch-path "$scratch" "$@" 2>&1 | tee ".build-$name.log" | grep -E "Test run|✘|SUMMARY:|WARNING: ThreadSanitizer|ERROR: AddressSanitizer|runtime error:" ; then
     :
   fi
   if grep -qE "SUMMARY: (Address|Thread|UndefinedBehavior)Sanitizer|ERROR: AddressSanitizer|WARNING: ThreadSanitizer|runtime error:|Test run with .* failed" ".build-$name.log"; then

@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // A Hummingbird application serving thumbnails with VignetteServer's helper (built by `make test`).
 import PackageDescription
 
@@ -6,7 +6,7 @@ let package = Package(
     name: "HummingbirdThumbnails",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "Vignette", path: "../.."),
+        .package(name: "Vignette", path: "../..", traits: ["Hummingbird"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [

@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // A Vapor application serving thumbnails with VignetteVapor (built by `make test`).
 import PackageDescription
 
@@ -6,7 +6,7 @@ let package = Package(
     name: "VaporThumbnails",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "Vignette", path: "../.."),
+        .package(name: "Vignette", path: "../..", traits: ["Vapor"]),
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
     ],
     targets: [

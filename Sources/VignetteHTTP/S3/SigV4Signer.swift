@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-internal import Crypto
+import VignetteSupport
 
 /// AWS Signature Version 4 for S3 requests with headers (not presigned URLs), as botocore makes it
 /// (the tests compare the two): the canonical request (method, URI-encoded path, sorted encoded
@@ -42,8 +42,8 @@ public struct SigV4Signer: Sendable {
         let names = signed.map(\.0).joined(separator: ";")
         let canonical = canonicalRequest(request, signed: signed, payloadHash: payloadHash)
         let scope = "\(stamp.prefix(8))/\(region)/\(service)/aws4_request"
-        let toSign = "AWS4-HMAC-SHA256\n\(stamp)\n\(scope)\n\(Self.hex(SHA256.hash(data: Data(canonical.utf8))))"
-        let signature = Self.hex(HMAC<SHA256>.authenticationCode(for: Data(toSign.utf8), using: SymmetricKey(data: signingKey(day: String(stamp.prefix(8))))))
+        let toSign = "AWS4-HMAC-SHA256\n\(stamp)\n\(scope)\n\(Digests.sha256Hex(canonical.utf8))"
+        let signature = Digests.hex(Digests.hmacSHA256(key: signingKey(day: String(stamp.prefix(8))), Array(toSign.utf8)))
         var headers = signed.filter { $0.0 != "host" }
         headers.append((
             "Authorization",
@@ -75,7 +75,7 @@ public struct SigV4Signer: Sendable {
     func signingKey(day: String) -> [UInt8] {
         var key = Array(("AWS4" + credentials.secretAccessKey).utf8)
         for part in [day, region, service, "aws4_request"] {
-            key = Array(HMAC<SHA256>.authenticationCode(for: Data(part.utf8), using: SymmetricKey(data: key)))
+            key = Digests.hmacSHA256(key: key, Array(part.utf8))
         }
         return key
     }
@@ -103,15 +103,5 @@ public struct SigV4Signer: Sendable {
     /// Leading and trailing spaces removed, runs of spaces inside made one (SigV4's header values).
     static func trimmed(_ value: String) -> String {
         value.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-    }
-
-    static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -3,7 +3,7 @@ import VignetteSupport
 
 /// imgproxy's URL signature: `base64url(HMAC-SHA256(key, salt + path))` without padding, where
 /// `path` is everything after the signature segment, leading `/` included; key and salt are given
-/// hex-encoded. swift-crypto's HMAC computes it (`Digests`).
+/// hex-encoded. GLib's GHmac computes it (`Digests`).
 public struct URLSignature: Sendable {
     private let key: [UInt8]
     private let salt: [UInt8]

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VignetteHTTP
+import VignetteSupport
 
 /// The parts of S3 support that need no server: URLs, the little XML, timestamps, and what is
 /// never printed.
@@ -86,7 +87,7 @@ import Testing
         let signer = SigV4Signer(
             credentials: S3Credentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"),
             region: "us-east-1", service: "iam")
-        let key = SigV4Signer.hex(signer.signingKey(day: "20120215"))
+        let key = Digests.hex(signer.signingKey(day: "20120215"))
         #expect(key == "f4780e2d9f65fa895f9c67b32ce1baf0b0d8a43505a000a1a9e090d414db404d")
     }
 
