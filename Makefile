@@ -29,50 +29,56 @@ install-deps:
 install-tools:
 	@Scripts/install-packages.sh $(TOOL_PACKAGES)
 
+# This repository's own builds enable every package trait (Package.swift): the CLI, the servers,
+# the examples, the benchmark harness and the fuzz targets are all targets of the one package, so
+# `make demo` and `make test` build the dependency graph once, into .build.
+TRAITS ?= --enable-all-traits
+
 build: install-deps
-	$(SWIFT) build
+	$(SWIFT) build $(TRAITS)
 
 # The Swift runtime and Foundation linked in statically: a `vignette` process starts in about 35 ms
 # of CPU instead of 50 (fewer libraries to load and relocate), which a script calling it per file feels.
 release: install-deps
-	$(SWIFT) build -c release --static-swift-stdlib --product vignette
+	$(SWIFT) build -c release --static-swift-stdlib --product vignette --traits CLI
 
-demo: release
+# The demo runs the debug build that `make test` then reuses.
+demo: build
 	@rm -rf $(DEMO_OUT)
 	@echo "== vignette thumbnail: every image in Fixtures/ into $(DEMO_OUT)/ ($(DEMO_SIZE)px box)"
-	@.build/release/vignette thumbnail $$(ls Fixtures/* | grep -vE '\.(sh|md|tsv)$$') --size $(DEMO_SIZE) --out $(DEMO_OUT) --json > $(DEMO_OUT).json 2>/dev/null; \
+	@.build/debug/vignette thumbnail $$(ls Fixtures/* | grep -vE '\.(sh|md|tsv)$$') --size $(DEMO_SIZE) --out $(DEMO_OUT) --json > $(DEMO_OUT).json 2>/dev/null; \
 	  status=$$?; \
 	  Scripts/summarize-demo.sh $(DEMO_OUT).json; \
 	  echo "(exit status $$status: 1 is expected, Fixtures/ holds broken files on purpose)"; \
 	  echo "== thumbnails are in $(DEMO_OUT)/, the JSON report in $(DEMO_OUT).json"
 
+# Each step is timed (Scripts/timed.sh) so that a slow one shows in the log.
 test: install-deps
 	@Scripts/install-packages.sh $(TEST_PACKAGES)
-	@Scripts/test-venv.sh >/dev/null
-	@if command -v python3 >/dev/null; then python3 Scripts/undocumented.py Sources/Vignette Sources/VignetteCodecs Sources/VignetteHTTP Sources/VignetteServer Sources/VignetteRedis Sources/VignetteResponses Sources/VignetteVapor; fi
-	python3 Scripts/check-doc-links.py
-	Scripts/check-one-way.sh
-	$(MAKE) docs-check
-	$(SWIFT) build --build-tests
-	@# The packages beside the main one, as a user's packages build them (the main package by path):
-	@# their own build, one scratch folder for all three, so each reuses what the one before built.
-	$(SWIFT) build --package-path Benchmarks --scratch-path .build/beside
-	$(SWIFT) build --package-path examples/vapor-thumbnails --scratch-path .build/beside
-	$(SWIFT) build --package-path examples/hummingbird-thumbnails --scratch-path .build/beside
-	Scripts/fuzz.sh --replay
-	SWIFT=$(SWIFT) Scripts/run-tests.sh
+	@Scripts/timed.sh "test venv" Scripts/test-venv.sh >/dev/null
+	@python3 Scripts/undocumented.py Sources/Vignette Sources/VignetteCodecs Sources/VignetteHTTP Sources/VignetteServer Sources/VignetteRedis Sources/VignetteResponses Sources/VignetteVapor Sources/VignetteImgproxy
+	@python3 Scripts/check-doc-links.py
+	@Scripts/check-one-way.sh
+	@Scripts/timed.sh "core dependencies" Scripts/check-core-dependencies.sh
+	@Scripts/timed.sh "build" $(SWIFT) build --build-tests $(TRAITS)
+	@Scripts/timed.sh "docs" Scripts/docs.sh --warnings-as-errors
+	@Scripts/timed.sh "example manifests" Scripts/check-examples.sh
+	@Scripts/timed.sh "fuzz replay" Scripts/fuzz.sh --replay-plain
+	@SWIFT=$(SWIFT) Scripts/timed.sh "tests" Scripts/run-tests.sh
 
-# The library's DocC documentation (Sources/Vignette/Vignette.docc and the doc comments) into
-# .build/docs, with swift-docc-plugin; docs-check fails on any DocC warning.
-DOCC_FLAGS ?=
+# The DocC documentation of every library module (Sources/<Module>/<Module>.docc and the doc
+# comments) into .build/docs/<Module>, from the main build's symbol graphs with the toolchain's
+# docc (Scripts/docs.sh); docs-check fails on any DocC warning.
 docs: install-deps
-	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target Vignette --output-path .build/docs $(DOCC_FLAGS)
+	Scripts/docs.sh
 
 docs-check:
-	$(MAKE) docs DOCC_FLAGS=--warnings-as-errors
+	Scripts/docs.sh --warnings-as-errors
 
-# libFuzzer targets (the Fuzz package, Fuzz/Package.swift) for FUZZ_SECONDS each (default 300), FUZZ_JOBS at a time (2);
-# findings go to .fuzz/findings/ and make it fail. fuzz-smoke replays the seeds and regressions once.
+# libFuzzer targets (Fuzz/Sources, built with -sanitize=fuzzer,address into .build-fuzz) for FUZZ_SECONDS
+# each (default 300), FUZZ_JOBS at a time (2); findings go to .fuzz/findings/ and make it fail.
+# fuzz-smoke replays the seeds and regressions once through that instrumented build (.ci/run runs it
+# after make test; make test replays them through its own plain build).
 fuzz: install-deps
 	Scripts/fuzz.sh
 
