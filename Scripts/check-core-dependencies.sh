@@ -25,7 +25,8 @@ MANIFEST
   echo 'import Vignette' > "$folder/Sources/App/main.swift"
   swift package --package-path "$folder" resolve >/dev/null 2>"$folder/resolve.log" || { cat "$folder/resolve.log" >&2; exit 1; }
   local packages extra=""
-  packages=$(grep -oE '"identity" : "[^"]+"' "$folder/Package.resolved" 2>/dev/null | cut -d'"' -f4 | sort | tr '\n' ' ')
+  # A URL dependency is listed itself (grep -vx); what matters is what it brings.
+  packages=$(grep -oE '"identity" : "[^"]+"' "$folder/Package.resolved" 2>/dev/null | cut -d'"' -f4 | grep -vx "$name" | sort | tr '\n' ' ')
   for package in $packages; do
     [[ $allowed == *" $package "* ]] || extra+="$package "
   done
@@ -40,7 +41,7 @@ MANIFEST
 # working tree's Package.swift, which is what this check is about).
 git clone -q --no-hardlinks "$repo" "$work/vignette.git" 2>/dev/null
 cp "$repo/Package.swift" "$work/vignette.git/Package.swift"
-git -C "$work/vignette.git" -c user.name=check -c user.email=check@localhost commit -qam "working tree" || true
+git -C "$work/vignette.git" -c user.name=check -c user.email=check@localhost commit -qam "working tree" >/dev/null || true
 git -C "$work/vignette.git" tag -f 99.0.0 >/dev/null
 
 check path ".package(name: \"Vignette\", path: \"$repo\")" Vignette
