@@ -411,7 +411,7 @@ import VignetteSupport
 // MARK: - Helpers
 
 /// A fresh folder path under the temporary directory (not created: the cache creates it).
-private struct DataCacheFolder {
+struct DataCacheFolder {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("vignette-datacache-\(UUID().uuidString)").path
 
     func remove() { try? FileManager.default.removeItem(atPath: path) }
