@@ -28,12 +28,18 @@ struct InfoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let decoder = ImageDecoder()
+        let limits = DecodingLimits.untrusted
+        let decoder = ImageDecoder(limits: limits)
+        // The run's one pipeline: it downloads the URLs (into a temporary folder) and makes the placeholders.
         var remote: RemoteInputs?
+        let pipeline: ImagePipeline
         if files.contains(where: RemoteInputs.isURL) {
-            let loader = HTTPDataLoader(limits: decoder.limits, configuration: HTTPDataLoader.Configuration(s3: try s3.configuration()))
+            let loader = HTTPDataLoader(limits: limits, configuration: HTTPDataLoader.Configuration(s3: try s3.configuration()))
             let folder = RemoteInputs.temporaryFolder()
-            remote = RemoteInputs(pipeline: try ImagePipeline.command(limits: decoder.limits, loader: loader, cacheFolder: folder), temporaryFolder: folder)
+            pipeline = try ImagePipeline.command(limits: limits, loader: loader, cacheFolder: folder)
+            remote = RemoteInputs(pipeline: pipeline, temporaryFolder: folder)
+        } else {
+            pipeline = try ImagePipeline.command(limits: limits)
         }
         var failed = false
         for (position, file) in files.enumerated() {
@@ -42,16 +48,20 @@ struct InfoCommand: AsyncParsableCommand {
                 // The bytes, when more than the header is read: a download, a placeholder, an animation.
                 var data: Data?
                 if let remote, RemoteInputs.isURL(file) { data = try await remote.data(at: file) }
-                if placeholder != nil, data == nil { data = try InputFile.read(file, limits: decoder.limits) }
+                if placeholder != nil, data == nil { data = try InputFile.read(file, limits: limits) }
                 let info = try data.map { try decoder.probe($0) } ?? decoder.probe(fileAt: file)
-                let placeholderText = try placeholder.map { try InfoCommand.placeholder($0, of: data ?? Data()) }
+                var placeholderText: (kind: String, value: String)?
+                if let placeholder, let bytes = data {
+                    var request = try ImageRecipe.placeholder.request(for: .data(id: file, load: { bytes }), limits: limits)
+                    request.options.insert(.disableDiskCache)
+                    placeholderText = (placeholder.rawValue, try await pipeline.placeholder(placeholder, for: request))
+                }
                 var animation: AnimationInfo?
                 if info.isAnimated {
                     // Its header read again with libvips' `n=-1`: frames, loop and delays.
-                    animation = try decoder.animationInfo(data ?? InputFile.read(file, limits: decoder.limits))
+                    animation = try decoder.animationInfo(data ?? InputFile.read(file, limits: limits))
                 }
-                print(InfoLine.json(file: file, info: info, placeholder: placeholderText.map { (placeholder?.rawValue ?? "", $0) },
-                                    animation: animation))
+                print(InfoLine.json(file: file, info: info, placeholder: placeholderText, animation: animation))
             } catch {
                 Console.failed(file, error)
                 failed = true
@@ -59,11 +69,6 @@ struct InfoCommand: AsyncParsableCommand {
         }
         await remote?.finish()
         if failed { throw ExitCode(1) }
-    }
-
-    /// The placeholder of the image in `data`, made from a 100-px thumbnail (shrink-on-load).
-    static func placeholder(_ kind: PlaceholderKind, of data: Data) throws -> String {
-        try Thumbnailer(options: ThumbnailOptions(size: 100)).thumbnail(data).image.placeholder(kind)
     }
 }
 

@@ -45,7 +45,6 @@ struct ThumbnailJob: Sendable {
     var placeholder: PlaceholderKind?
 
     var limits: DecodingLimits { pipeline.configuration.decodingLimits }
-    var thumbnail: ThumbnailOptions { plan.thumbnail }
 
     /// The run's encoding: the recipe's (`--format`, or for `auto` JPEG and `--alpha-format` for
     /// images with alpha), and for `auto` animated WebP for animated inputs (`--frames all`); its
@@ -60,12 +59,11 @@ struct ThumbnailJob: Sendable {
         var output: String?
         // With --skip-existing the output's name must be known before any work: read the header.
         if skipExisting {
-            let info = try ImageDecoder(limits: limits).probe(read ?? Data())
-            let name = try await claim(
-                input: input, stem: stem, format: outputFormat(for: info),
-                size: plan.outputSize(forThumbnailOf: Thumbnailer(options: thumbnail, limits: limits).outputSize(for: info)))
+            let decoder = ImageDecoder(limits: limits)
+            let expected = recipe.expectedOutput(for: try decoder.probe(read ?? Data()), plan: plan, encoding: encoding)
+            let name = try await claim(input: input, stem: stem, format: expected.format, size: expected.size)
             if OutputFile.exists(name) {
-                let existing = try? ImageDecoder().probe(fileAt: name)
+                let existing = try? decoder.probe(fileAt: name)
                 return Outcome(output: name, width: existing?.width ?? 0, height: existing?.height ?? 0,
                                bytes: OutputFile.size(name), skipped: true)
             }
@@ -83,21 +81,12 @@ struct ThumbnailJob: Sendable {
         // Blocking: the write, and the placeholder (the thumbnail decoded again, reduced to the hash).
         let made = try await BlockingExecutor.shared.run { () throws -> String? in
             try OutputFile.write(image.data, to: path)
-            return try placeholder.map { try ImageDecoder(limits: limits).decode(image.data).placeholder($0) }
+            return try placeholder.map { try image.placeholder($0, limits: limits) }
         }
         var outcome = Outcome(output: path, width: image.width, height: image.height, bytes: image.data.count,
                               cached: response.cacheType == .disk)
         if let placeholder, let made { outcome.placeholder = (placeholder, made) }
         return outcome
-    }
-
-    /// The format an input of this header is written in: the encoding's animated format for an
-    /// animated GIF or WebP it keeps, else the recipe's for an image with or without alpha.
-    func outputFormat(for info: ImageInfo) -> ImageFormat {
-        if let animated = encoding.animatedFormat, thumbnail.frames == .all, !plan.decodesWhole, info.isAnimated {
-            return animated.format
-        }
-        return recipe.outputFormat(hasAlpha: info.hasAlpha)
     }
 
     /// The pipeline request for `input`, and its bytes when they were read here: a download, or a

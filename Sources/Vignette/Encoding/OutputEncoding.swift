@@ -48,6 +48,15 @@ public struct OutputEncoding: Sendable, Hashable, CustomStringConvertible {
         return encoding
     }
 
+    /// The format an input with header `info` is written in as an animation by a request with
+    /// `thumbnail` (nil: the input is decoded whole, a still): `animatedFormat` for an animation
+    /// (`ImageInfo.isAnimated`) whose request keeps every frame (`ThumbnailOptions.frames`);
+    /// nil for a still.
+    public func animatedFormat(for info: ImageInfo, thumbnail: ThumbnailOptions?) -> EncodingFormat? {
+        guard let animatedFormat, thumbnail?.frames == .all, info.isAnimated else { return nil }
+        return animatedFormat
+    }
+
     /// A choice made per image by `choose`, named `id`.
     public static func custom(id: String, _ choose: @escaping @Sendable (Image) -> EncodingFormat) -> OutputEncoding {
         OutputEncoding(id: "custom(\(id))", choose: choose)

@@ -215,10 +215,10 @@ extension ImagePipeline {
         _ data: Data, request: ImageRequest, as encoding: OutputEncoding, limits: DecodingLimits, cancellation: ImagingCancellation,
         span: (any Span)? = nil
     ) throws -> EncodedImage? {
-        guard let format = encoding.animatedFormat, let thumbnail = request.thumbnail else { return nil }
+        guard encoding.animatedFormat != nil, let thumbnail = request.thumbnail else { return nil }
         let info: ImageInfo
         do { info = try ImageDecoder(limits: limits).probe(data) } catch { throw ImagePipelineError.decodingFailed(error) }
-        guard info.isAnimated else { return nil }
+        guard let format = encoding.animatedFormat(for: info, thumbnail: thumbnail) else { return nil }
         metrics.decodes.increment()
         var animation: Animation
         do {

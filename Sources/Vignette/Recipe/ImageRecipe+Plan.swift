@@ -23,6 +23,23 @@ public struct RecipePlan: Sendable {
         if extends, box.width > 0, box.height > 0 { return box }
         return turnsBox ? PixelSize(width: size.height, height: size.width) : size
     }
+
+    /// The thumbnail the request makes as it loads the source: none when it is decoded whole.
+    var thumbnailOnLoad: ThumbnailOptions? { decodesWhole ? nil : thumbnail }
+}
+
+extension ImageRecipe {
+    /// The format and size of the result `plan` (this recipe's) and `encoding` make of an input
+    /// whose header is `info`, worked out from the header alone, to name an output before anything
+    /// is decoded: an animation kept whole in `encoding`'s animated format
+    /// (`OutputEncoding.animatedFormat(for:thumbnail:)`), else the format this recipe writes for
+    /// an image with or without alpha; the thumbnail's size (`Thumbnailer.outputSize(for:)`) as
+    /// `RecipePlan.outputSize(forThumbnailOf:)` turns or pads it.
+    public func expectedOutput(for info: ImageInfo, plan: RecipePlan, encoding: OutputEncoding) -> (format: ImageFormat, size: PixelSize) {
+        let animated = encoding.animatedFormat(for: info, thumbnail: plan.thumbnailOnLoad)
+        let size = plan.outputSize(forThumbnailOf: Thumbnailer(options: plan.thumbnail).outputSize(for: info))
+        return (animated?.format ?? outputFormat(hasAlpha: info.hasAlpha), size)
+    }
 }
 
 extension ImageRecipe {
@@ -94,7 +111,7 @@ extension ImageRecipe {
     ) throws(ImagingError) -> ImageRequest {
         let plan = try plan(limits: limits, watermark: watermark)
         var request = ImageRequest(
-            source: source, imageID: imageID, processors: plan.processors, thumbnail: plan.decodesWhole ? nil : plan.thumbnail)
+            source: source, imageID: imageID, processors: plan.processors, thumbnail: plan.thumbnailOnLoad)
         if let cacheBuster { request.imageID = request.effectiveImageID + "#cachebuster=" + cacheBuster }
         if !self.limits.isEmpty {
             // Lower limits may refuse what others' work made: their own id keeps them apart.

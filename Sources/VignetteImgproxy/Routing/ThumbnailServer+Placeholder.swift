@@ -9,18 +9,18 @@ import VignetteResponses
 
 extension ThumbnailServer {
     /// Answers `/placeholder/<kind>/<imgproxy path>`: the source's ThumbHash or BlurHash as JSON
-    /// (`{"thumbhash":"…"}`), made from a 100-px thumbnail through the pipeline and the admission,
-    /// within the request timeout; failures as the image route answers them.
+    /// (`{"thumbhash":"…"}`), made from its `ImageRecipe.placeholder` through the pipeline and the
+    /// admission, within the request timeout; failures as the image route answers them.
     package func placeholderAnswer(kind: PlaceholderKind?, path: String, logger: Logger, disconnect: ClientDisconnect? = nil) async -> ImageAnswer {
         await counted {
             do {
                 guard let kind else { throw ServerFailure.badRequest("the placeholder kind must be thumbhash or blurhash") }
                 let order = try urls.order(for: path)
                 let resolved = try await sources.resolve(order.source)
-                let request = try resolved.request(ImageRecipe(width: 100, height: 100), limits: configuration.decodingLimits)
+                let request = try resolved.request(.placeholder, limits: configuration.decodingLimits)
                 let (pipeline, timeout) = (pipeline, configuration.requestTimeout)
                 let text = try await ThumbnailServer.within(timeout, unless: disconnect) { [admission] in
-                    try await admission.run { try await pipeline.image(for: request).placeholder(kind) }
+                    try await admission.run { try await pipeline.placeholder(kind, for: request) }
                 }
                 let body = Data("{\"\(kind.rawValue)\":\"\(text)\"}".utf8)
                 return ImageAnswer(
