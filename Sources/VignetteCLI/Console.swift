@@ -6,6 +6,7 @@ import Foundation
 import Glibc
 import Vignette
 import VignetteHTTP
+import VignetteSupport
 
 /// Lines to standard error, one per problem, prefixed as the contract says.
 ///
@@ -83,10 +84,12 @@ enum Console {
         }
     }
 
-    /// write(2) on descriptor 2: one call per line, so lines from parallel work never interleave.
+    /// write(2) on descriptor 2 (through `systemCall`, again after `EINTR`): one call per line, so
+    /// lines from parallel work never interleave. Best effort: standard error has nowhere to report
+    /// its own failure.
     static func write(_ text: String) {
         let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        _ = bytes.withUnsafeBytes { buffer in try? systemCall("write") { Glibc.write(STDERR_FILENO, buffer.baseAddress, buffer.count) } }
     }
 }
 

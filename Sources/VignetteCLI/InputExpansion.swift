@@ -41,7 +41,7 @@ enum InputExpansion {
             } else if RemoteInputs.isURL(input) {
                 result.files.append(input)
                 result.shardKeys.append(input)
-            } else if OutputFile.isDirectory(input) {
+            } else if Folder.exists(input) {
                 do {
                     let found = try images(in: input)
                     let prefix = input.hasSuffix("/") ? input.count : input.count + 1
@@ -105,16 +105,19 @@ enum InputExpansion {
             if components.contains(where: { $0.hasPrefix(".") }) { continue }
             let path = folder.hasSuffix("/") ? folder + relative : folder + "/" + relative
             let ext = URL(fileURLWithPath: relative).pathExtension.lowercased()
-            if imageExtensions.contains(ext), !OutputFile.isDirectory(path) { found.append(path) }
+            if imageExtensions.contains(ext), !Folder.exists(path) { found.append(path) }
         }
         return found.sorted()
     }
 
     /// The system's reason (`strerror`) why `folder` cannot be listed, nil when it can.
     static func folderReason(_ folder: String) -> String? {
-        guard let stream = opendir(folder) else { return SystemError.reason(for: errno) }
-        closedir(stream)
-        return nil
+        do throws(SystemError) {
+            _ = try Folder.names(in: folder)
+            return nil
+        } catch {
+            return error.reason
+        }
     }
 
     /// Glibc `glob(3)`, sorted.

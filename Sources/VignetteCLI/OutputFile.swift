@@ -24,54 +24,24 @@ enum OutputFile {
         }
     }
 
-    /// Creates the folder `path` and its missing parents (mkdir(2), mode 0777 less the umask);
-    /// nothing to do when it is a folder already. The failure names the folder that could not be
-    /// made (`path` or one of its parents).
+    /// Creates the folder `path` and its missing parents (`Folder.create`, mode 0777 less the
+    /// umask); nothing to do when it is a folder already. The failure names the folder that could
+    /// not be made (`path` or one of its parents).
     static func makeDirectory(_ path: String) throws(CommandFailure) {
-        if isDirectory(path) { return }
-        if let (folder, code) = makeDirectoryAndParents(path) {
-            let reason = code == EEXIST ? "it exists and is not a folder" : SystemError.reason(for: code)
-            throw CommandFailure("cannot create folder \(folder): \(reason)")
-        }
-    }
-
-    /// nil once `path` is a folder, else the folder that could not be made and the errno why
-    /// (EEXIST: something other than a folder is there).
-    private static func makeDirectoryAndParents(_ path: String) -> (String, Int32)? {
-        if mkdir(path, 0o777) == 0 { return nil }
-        let code = errno
-        switch code {
-        case EEXIST:
-            return isDirectory(path) ? nil : (path, EEXIST)
-        case ENOENT:
-            // A parent is missing: make it, then try again.
-            var trimmed = Substring(path)
-            while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-            guard let slash = trimmed.lastIndex(of: "/"), slash > trimmed.startIndex else { return (path, ENOENT) }
-            if let failure = makeDirectoryAndParents(String(trimmed[..<slash])) { return failure }
-            if mkdir(path, 0o777) == 0 { return nil }
-            let again = errno
-            return again == EEXIST && isDirectory(path) ? nil : (path, again)
-        default:
-            return (path, code)
+        do throws(Folder.CreationFailure) {
+            try Folder.create(path)
+        } catch {
+            throw CommandFailure("cannot create folder \(error.folder): \(error.reason)")
         }
     }
 
     /// The file's size in bytes, 0 when it cannot be read.
     static func size(_ path: String) -> Int {
-        var status = stat()
-        return stat(path, &status) == 0 ? Int(status.st_size) : 0
+        (try? FileStatus(path: path))?.size ?? 0
     }
 
+    /// Whether something is at `path` (`stat` succeeds).
     static func exists(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0
+        (try? FileStatus(path: path)) != nil
     }
-
-    static func isDirectory(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
-    }
-
-    private static func reason() -> String { SystemError.reason(for: errno) }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VignetteSupport
 
 /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form `Last-Modified` takes.
 package enum HTTPDate {
@@ -20,8 +21,6 @@ package enum HTTPDate {
     /// A file's modification time in seconds since the epoch (`stat`), for `Last-Modified`; nil
     /// when it cannot be read.
     package static func modificationTime(ofFile path: String) -> Int? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return Int(status.st_mtim.tv_sec)
+        (try? FileStatus(path: path))?.modifiedSeconds
     }
 }

@@ -2,6 +2,7 @@
 import Glibc
 import Vignette
 #endif
+import VignetteSupport
 
 /// Turns the path of a `local:///…` source into a file under the server's root, or refuses it.
 ///
@@ -31,7 +32,7 @@ package struct LocalSourceResolver: Sendable {
 
     /// A resolver for files under `root`; nil when `root` is not an existing folder.
     package init?(root: String) {
-        guard let resolved = LocalSourceResolver.realPath(root), LocalSourceResolver.isDirectory(resolved) else { return nil }
+        guard let resolved = LocalSourceResolver.realPath(root), Folder.exists(resolved) else { return nil }
         self.root = resolved == "/" ? "" : resolved
     }
 
@@ -51,7 +52,7 @@ package struct LocalSourceResolver: Sendable {
             throw lexicallyInside(joined) ? .notFound(decoded) : .forbidden("the path leaves the root")
         }
         guard resolved == root || resolved.hasPrefix(root + "/") else { throw .forbidden("the path leaves the root") }
-        guard !LocalSourceResolver.isDirectory(resolved) else { throw .notFound(decoded) }
+        guard !Folder.exists(resolved) else { throw .notFound(decoded) }
         return resolved
     }
 
@@ -74,10 +75,5 @@ package struct LocalSourceResolver: Sendable {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
-    }
-
-    static func isDirectory(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
 }

@@ -31,10 +31,14 @@ package enum AtomicFile {
         }
         var code: Int32 = 0
         for part in parts where code == 0 { code = writeAll(part, to: descriptor) }
-        if close(descriptor) != 0, code == 0 { code = errno }
+        do throws(SystemError) { try closeDescriptor(descriptor) } catch { if code == 0 { code = error.code } }
         var failure = code == 0 ? nil : Failure(step: .write, code: code)
-        if failure == nil, rename(temporary, path) != 0 { failure = Failure(step: .rename, code: errno) }
-        if failure != nil { unlink(temporary) }
+        if failure == nil {
+            do throws(SystemError) { try systemCall("rename") { rename(temporary, path) } } catch {
+                failure = Failure(step: .rename, code: error.code)
+            }
+        }
+        if failure != nil { _ = try? systemCall("unlink") { unlink(temporary) } }
         return failure
     }
 

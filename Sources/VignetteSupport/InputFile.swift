@@ -63,9 +63,9 @@ package enum InputFile {
     /// The bytes of the file at `path`, or a `Failure`: `.unreadable` (missing, unreadable, not a
     /// regular file or a pipe, a pipe with no writer or a silent one) or `.overLimit` (over `maxBytes`).
     package static func read(_ path: String, maxBytes: Int) throws(Failure) -> Data {
-        var status = stat()
-        guard stat(path, &status) == 0 else { throw Failure(SystemError("stat", code: errno), "cannot open \(path)") }
-        try refuseUnreadableKind(status, path: path)
+        let named: FileStatus
+        do throws(SystemError) { named = try FileStatus(path: path) } catch { throw Failure(error, "cannot open \(path)") }
+        try refuseUnreadableKind(named, path: path)
 
         let descriptor: Int32
         do throws(SystemError) {
@@ -73,21 +73,24 @@ package enum InputFile {
         } catch {
             throw Failure(error, "cannot open \(path)")
         }
-        defer { close(descriptor) }
-        guard fstat(descriptor, &status) == 0 else { throw Failure(SystemError("fstat", code: errno), "cannot read \(path)") }
+        defer { _ = try? closeDescriptor(descriptor) }
+        let status: FileStatus
+        do throws(SystemError) { status = try FileStatus(descriptor: descriptor) } catch { throw Failure(error, "cannot read \(path)") }
         // It may have been replaced between stat and open: what was opened decides.
         try refuseUnreadableKind(status, path: path)
 
-        if (status.st_mode & S_IFMT) == S_IFIFO {
+        if status.kind == .fifo {
             return try readStream(descriptor: descriptor, maxBytes: maxBytes, path: path)
         }
         // A regular file: blocking reads again (O_NONBLOCK means nothing to most file systems, but
         // some honour it).
-        let flags = fcntl(descriptor, F_GETFL)
-        guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
-            throw Failure(SystemError("fcntl", code: errno), "cannot read \(path)")
+        do throws(SystemError) {
+            let flags = try systemCall("fcntl") { fcntl(descriptor, F_GETFL) }
+            try systemCall("fcntl") { fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
+        } catch {
+            throw Failure(error, "cannot read \(path)")
         }
-        let size = Int(status.st_size)
+        let size = status.size
         if size > maxBytes { throw Failure(.overLimit, "input is \(size) bytes, over the limit of \(maxBytes)") }
         return try read(descriptor: descriptor, count: size, path: path)
     }
@@ -101,15 +104,15 @@ package enum InputFile {
     // MARK: - Private
 
     /// Regular files and pipes pass; everything else is refused with what it is.
-    private static func refuseUnreadableKind(_ status: stat, path: String) throws(Failure) {
+    private static func refuseUnreadableKind(_ status: FileStatus, path: String) throws(Failure) {
         let kind: String
-        switch status.st_mode & S_IFMT {
-        case S_IFREG, S_IFIFO: return
-        case S_IFDIR: throw Failure(.unreadable, "\(path) is a directory")
-        case S_IFCHR: kind = "a character device"
-        case S_IFBLK: kind = "a block device"
-        case S_IFSOCK: kind = "a socket"
-        default: kind = "not a file that can be read"
+        switch status.kind {
+        case .regular, .fifo: return
+        case .directory: throw Failure(.unreadable, "\(path) is a directory")
+        case .characterDevice: kind = "a character device"
+        case .blockDevice: kind = "a block device"
+        case .socket: kind = "a socket"
+        case .symbolicLink, .other: kind = "not a file that can be read"
         }
         throw Failure(.unreadable, "\(path) is \(kind), not a regular file")
     }

@@ -37,3 +37,24 @@ package func systemCall<Result: BinaryInteger>(_ call: String, _ body: () -> Res
         if code != EINTR { throw SystemError(call, code: code) }
     }
 }
+
+/// `systemCall` for a call that gives a pointer, nil when it fails (`opendir`): run again while it
+/// fails with `EINTR`, any other failure thrown as a `SystemError` naming `call`.
+package func systemCall<Pointer>(_ call: String, pointer body: () -> Pointer?) throws(SystemError) -> Pointer {
+    while true {
+        if let result = body() { return result }
+        let code = errno
+        if code != EINTR { throw SystemError(call, code: code) }
+    }
+}
+
+/// `close(2)`, the one exception to the funnel's retry: on Linux the descriptor is released even
+/// when `close` fails with `EINTR`, so a second `close` could close a descriptor another thread has
+/// just been given (swift-nio treats `EINTR` from `close` the same way). Any other failure is
+/// thrown as a `SystemError` ("close" and its `errno`); a caller that has nothing left to do about
+/// it discards it with `try?`.
+package func closeDescriptor(_ descriptor: Int32) throws(SystemError) {
+    if close(descriptor) == 0 { return }
+    let code = errno
+    if code != EINTR { throw SystemError("close", code: code) }
+}

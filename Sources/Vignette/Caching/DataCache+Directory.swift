@@ -65,16 +65,19 @@ struct DataCacheDirectory: Sendable {
     /// that is not in this cache's format is a miss.
     func read(_ filename: String) -> ReadOutcome {
         let file = entryPath(filename)
-        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
-            return code == ENOENT ? .missing : .failed("cannot open \(file): \(Self.reason(code))")
+        let descriptor: Int32
+        let status: FileStatus
+        do throws(SystemError) {
+            descriptor = try systemCall("open") { open(file, O_RDONLY | O_CLOEXEC) }
+        } catch {
+            return error.code == ENOENT ? .missing : .failed("cannot open \(file): \(error.reason)")
         }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return .failed("cannot stat \(file): \(Self.reason(errno))") }
-        guard (status.st_mode & S_IFMT) == S_IFREG else { return .failed("\(file) is not a regular file") }
-        let size = Int(status.st_size)
+        defer { _ = try? closeDescriptor(descriptor) }
+        do throws(SystemError) { status = try FileStatus(descriptor: descriptor) } catch {
+            return .failed("cannot stat \(file): \(error.reason)")
+        }
+        guard status.kind == .regular else { return .failed("\(file) is not a regular file") }
+        let size = status.size
         let entry: DataCache.Entry
         do throws(InputFile.Failure) {
             let header = try InputFile.read(descriptor: descriptor, count: DataCacheEntryFile.headerSize, path: file)
@@ -93,16 +96,15 @@ struct DataCacheDirectory: Sendable {
         } catch {
             return .failed(error.message)
         }
-        if Self.now() &- Self.nanoseconds(status.st_mtim) > Self.recencyGranularityNanoseconds {
-            _ = futimens(descriptor, nil)  // best effort: a read-only folder still serves hits
+        if Self.now() &- status.modifiedNanosecondsSinceEpoch > Self.recencyGranularityNanoseconds {
+            _ = try? systemCall("futimens") { futimens(descriptor, nil) }  // best effort: a read-only folder still serves hits
         }
         return .entry(entry)
     }
 
     /// Whether an entry file exists.
     func contains(_ filename: String) -> Bool {
-        var status = stat()
-        return stat(entryPath(filename), &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+        (try? FileStatus(path: entryPath(filename)))?.kind == .regular
     }
 
     // MARK: Writing
@@ -117,14 +119,14 @@ struct DataCacheDirectory: Sendable {
         let parts = [Data(DataCacheEntryFile.header(metadataCount: entry.metadata?.count)), entry.metadata ?? Data(), entry.data]
         var failure = AtomicFile.write(parts, to: entryPath(filename), through: temporary)
         if let first = failure, first.step == .create, first.code == ENOENT {
-            try Self.createDirectory(path)
+            try Self.createFolder(path)
             failure = AtomicFile.write(parts, to: entryPath(filename), through: temporary)
         }
         guard let failure else { return }
         switch failure.step {
-        case .create: throw ImagingError(.io, "cannot create \(temporary): \(failure.reason)")
-        case .write: throw ImagingError(.io, "cannot write \(temporary): \(failure.reason)")
-        case .rename: throw ImagingError(.io, "cannot rename \(temporary) to \(filename): \(failure.reason)")
+        case .create: throw ImagingError(SystemError("open", code: failure.code), "cannot create \(temporary)")
+        case .write: throw ImagingError(SystemError("write", code: failure.code), "cannot write \(temporary)")
+        case .rename: throw ImagingError(SystemError("rename", code: failure.code), "cannot rename \(temporary) to \(filename)")
         }
     }
 
@@ -133,7 +135,12 @@ struct DataCacheDirectory: Sendable {
     /// Removes a file of the folder; a file that is already gone counts as removed.
     @discardableResult
     func remove(_ name: String) -> Bool {
-        unlink(entryPath(name)) == 0 || errno == ENOENT
+        do throws(SystemError) {
+            try systemCall("unlink") { unlink(entryPath(name)) }
+            return true
+        } catch {
+            return error.code == ENOENT
+        }
     }
 
     // MARK: Listing
@@ -141,18 +148,14 @@ struct DataCacheDirectory: Sendable {
     /// The entries and temporary files in the folder. Files that vanish between the listing and
     /// their `stat` are left out.
     func list() throws(ImagingError) -> Listing {
-        guard let stream = opendir(path) else { throw ImagingError(.io, "cannot list \(path): \(Self.reason(errno))") }
-        defer { closedir(stream) }
+        let names: [String]
+        do throws(SystemError) { names = try Folder.names(in: path) } catch { throw ImagingError(error, "cannot list \(path)") }
         var listing = Listing()
-        while let item = readdir(stream) {
-            let name = withUnsafePointer(to: &item.pointee.d_name) {
-                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
-            }
+        for name in names {
             let isEntry = Self.isEntryName(name)
             guard isEntry || name.hasPrefix(Self.temporaryPrefix) else { continue }
-            var status = stat()
-            guard lstat(entryPath(name), &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
-            let record = FileRecord(name: name, size: Int(status.st_size), modified: Self.nanoseconds(status.st_mtim))
+            guard let status = try? FileStatus(path: entryPath(name), followingLinks: false), status.kind == .regular else { continue }
+            let record = FileRecord(name: name, size: status.size, modified: status.modifiedNanosecondsSinceEpoch)
             if isEntry { listing.entries.append(record) } else { listing.temporaries.append(record) }
         }
         return listing
@@ -160,23 +163,16 @@ struct DataCacheDirectory: Sendable {
 
     // MARK: The folder itself
 
-    /// Creates the folder and its parents when missing (`mkdir -p`).
-    static func createDirectory(_ path: String) throws(ImagingError) {
-        if isDirectory(path) { return }
-        var prefix = path.hasPrefix("/") ? "/" : ""
-        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            prefix += component
-            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
-                throw ImagingError(.io, "cannot create the cache folder \(prefix): \(reason(errno))")
-            }
-            prefix += "/"
+    /// Creates the folder and its parents when missing (`Folder.create`, mode 0755); the error is
+    /// `.io` with the failed `mkdir`'s `errno` (`ImagingError.Code.system`).
+    static func createFolder(_ path: String) throws(ImagingError) {
+        do throws(Folder.CreationFailure) {
+            try Folder.create(path, mode: 0o755)
+        } catch {
+            throw ImagingError(
+                .io, "cannot create the cache folder \(error.folder): \(error.reason)",
+                code: .system(call: error.system.call, errno: error.system.code))
         }
-        guard isDirectory(path) else { throw ImagingError(.io, "the cache folder \(path) is not a directory") }
-    }
-
-    static func isDirectory(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
 
     // MARK: Helpers
@@ -185,12 +181,6 @@ struct DataCacheDirectory: Sendable {
     static func now() -> Int64 {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
-        return nanoseconds(time)
+        return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
     }
-
-    static func nanoseconds(_ time: timespec) -> Int64 {
-        Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
-    }
-
-    static func reason(_ code: Int32) -> String { SystemError.reason(for: code) }
 }

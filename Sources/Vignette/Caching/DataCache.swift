@@ -65,7 +65,7 @@ public final class DataCache: Sendable {
         self.stagingLimit = max(0, stagingLimit)
         var folder = path
         while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
-        try DataCacheDirectory.createDirectory(folder)
+        try DataCacheDirectory.createFolder(folder)
         self.path = folder
         self.sizeLimit = max(0, sizeLimit)
         self.sweepInterval = sweepInterval

@@ -98,9 +98,8 @@ import VignetteSupport
 
     /// The contents of a small file (a few KiB at most), or `nil` when it cannot be read.
     static func readSmallFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
+        guard let fd = try? systemCall("open", { open(path, O_RDONLY | O_CLOEXEC) }) else { return nil }
+        defer { _ = try? closeDescriptor(fd) }
         guard let bytes = try? InputFile.read(descriptor: fd, count: 65536, path: path) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }

@@ -100,8 +100,10 @@ public struct FileDataLoader: DataLoading {
     /// or a folder where a file was asked for. Asked after a read failed, to tell a missing
     /// source from one that is there but cannot be read.
     static func isMissing(_ path: String) -> Bool {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return errno == ENOENT || errno == ENOTDIR }
-        return (status.st_mode & S_IFMT) == S_IFDIR
+        do throws(SystemError) {
+            return try FileStatus(path: path).kind == .directory
+        } catch {
+            return error.code == ENOENT || error.code == ENOTDIR
+        }
     }
 }
