@@ -5,10 +5,15 @@ import Logging
 import Vignette
 import VignetteHTTP
 import VignetteRedis
+import VignetteResponses
 import VignetteServer
 
-/// `vignette serve`: the imgproxy-compatible thumbnail server (`VignetteServer`).
+/// `vignette serve`: the imgproxy-compatible thumbnail server (`VignetteServer`). Its flags'
+/// defaults and ranges are `ServerConfiguration`'s (`Defaults`, `Ranges`).
 struct ServeCommand: AsyncParsableCommand {
+    private typealias Defaults = ServerConfiguration.Defaults
+    private typealias Ranges = ServerConfiguration.Ranges
+
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve thumbnails over HTTP at imgproxy-compatible URLs.",
@@ -23,7 +28,9 @@ struct ServeCommand: AsyncParsableCommand {
             are read too, for users coming from imgproxy.
             """)
 
-    @Option(help: ArgumentHelp("The address and port to listen on; port 0 takes any free port (env VIGNETTE_BIND).", valueName: "HOST:PORT"))
+    @Option(help: ArgumentHelp(
+        "The address and port to listen on; port 0 takes any free port; default \(Defaults.host):\(Defaults.port) (env VIGNETTE_BIND).",
+        valueName: "HOST:PORT"))
     var bind: String?
 
     @Option(help: ArgumentHelp("Serve local:///PATH sources from this folder (env VIGNETTE_ROOT).", valueName: "DIR"))
@@ -53,37 +60,37 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Share results with other instances through Redis at redis://[[USER]:PASSWORD@]HOST[:PORT][/DB] (env VIGNETTE_REDIS).", valueName: "URL"))
     var redis: String?
 
-    @Option(help: ArgumentHelp("Connect and command timeout for --redis, in milliseconds; default 50 (env VIGNETTE_REDIS_TIMEOUT).", valueName: "MS"))
+    @Option(help: ArgumentHelp("Connect and command timeout for --redis, in milliseconds; default \(RedisConfiguration.defaultTimeoutMilliseconds) (env VIGNETTE_REDIS_TIMEOUT).", valueName: "MS"))
     var redisTimeout: Int?
 
-    @Option(help: ArgumentHelp("Requests with work under way at once; default: twice the CPU quota, of which at most the quota are decoded at a time (env VIGNETTE_MAX_CONCURRENCY).", valueName: "N"))
+    @Option(help: ArgumentHelp("Requests with work under way at once; default: \(Defaults.requestsPerCore) per core of the CPU quota, of which at most the quota are decoded at a time (env VIGNETTE_MAX_CONCURRENCY).", valueName: "N"))
     var maxConcurrency: Int?
 
     @Option(name: .customLong("preset"), help: ArgumentHelp("A named preset, NAME=OPTIONS; repeatable, e.g. thumb=rs:fill:200:200/q:70 (env VIGNETTE_PRESET, comma-separated).", valueName: "NAME=OPTIONS"))
     var presets: [String] = []
 
-    @Option(help: ArgumentHelp("Requests that may wait for a slot whatever their expected wait; default: 1024 per slot (env VIGNETTE_QUEUE).", valueName: "N"))
+    @Option(help: ArgumentHelp("Requests that may wait for a slot whatever their expected wait; default: \(Defaults.waitingRequestsPerSlot) per slot (env VIGNETTE_QUEUE).", valueName: "N"))
     var queue: Int?
 
     @Option(help: ArgumentHelp("Seconds a request may be expected to wait for a slot; one expected to wait longer is answered 503 at once, with Retry-After; default: half of --timeout (env VIGNETTE_MAX_QUEUE_WAIT).", valueName: "SECONDS"))
     var maxQueueWait: Double?
 
-    @Option(help: ArgumentHelp("Seconds a request may take before it is answered 504 (env VIGNETTE_TIMEOUT).", valueName: "SECONDS"))
+    @Option(help: ArgumentHelp("Seconds a request may take before it is answered 504; default \(Defaults.requestTimeoutSeconds) (env VIGNETTE_TIMEOUT).", valueName: "SECONDS"))
     var timeout: Int?
 
-    @Option(help: ArgumentHelp("Seconds an idle connection is kept open for the client's next request; default 10 (env VIGNETTE_KEEP_ALIVE_TIMEOUT).", valueName: "SECONDS"))
+    @Option(help: ArgumentHelp("Seconds an idle connection is kept open for the client's next request; default \(Defaults.keepAliveTimeoutSeconds) (env VIGNETTE_KEEP_ALIVE_TIMEOUT).", valueName: "SECONDS"))
     var keepAliveTimeout: Int?
 
-    @Option(help: ArgumentHelp("Disk cache size in MiB (env VIGNETTE_CACHE_SIZE).", valueName: "MIB"))
+    @Option(help: ArgumentHelp("Disk cache size in MiB; default \(Defaults.cacheSizeMiB) (env VIGNETTE_CACHE_SIZE).", valueName: "MIB"))
     var cacheSize: Int?
 
     @Option(help: ArgumentHelp("Memory for encoded results in MiB; 0 for none; default: a twentieth of the memory the process may use, at most 256 (env VIGNETTE_MEMORY_CACHE_SIZE).", valueName: "MIB"))
     var memoryCacheSize: Int?
 
-    @Option(help: ArgumentHelp("Cache-Control max-age of images, in seconds (env VIGNETTE_MAX_AGE).", valueName: "SECONDS"))
+    @Option(help: ArgumentHelp("Cache-Control max-age of images, in seconds; default \(ImageAnswer.defaultMaxAge), a year (env VIGNETTE_MAX_AGE).", valueName: "SECONDS"))
     var maxAge: Int?
 
-    @Option(help: ArgumentHelp("Seconds to let requests in flight finish after SIGTERM (env VIGNETTE_SHUTDOWN_TIMEOUT).", valueName: "SECONDS"))
+    @Option(help: ArgumentHelp("Seconds to let requests in flight finish after SIGTERM; default \(Defaults.shutdownTimeoutSeconds) (env VIGNETTE_SHUTDOWN_TIMEOUT).", valueName: "SECONDS"))
     var shutdownTimeout: Int?
 
     @Option(help: ArgumentHelp("The image wm/watermark URLs draw, decoded once at start (env VIGNETTE_WATERMARK or IMGPROXY_WATERMARK_PATH).", valueName: "FILE"))
@@ -100,7 +107,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// The flags, each falling back to its environment variable, checked.
     func settings() throws -> ServerConfiguration {
         let environment = ServeCommand.environment
-        let bind = try ServeCommand.address(bind ?? environment("VIGNETTE_BIND") ?? "127.0.0.1:8080")
+        let bind = try (bind ?? environment("VIGNETTE_BIND")).map(ServeCommand.address) ?? (host: Defaults.host, port: Defaults.port)
         var configuration = ServerConfiguration(
             host: bind.host, port: bind.port, localRoot: root ?? environment("VIGNETTE_ROOT"),
             allowedSourcePrefixes: allowedSources.isEmpty ? ServeCommand.list(environment("VIGNETTE_ALLOW_SOURCE")) : allowedSources,
@@ -120,52 +127,61 @@ struct ServeCommand: AsyncParsableCommand {
             guard range.contains(value) else { throw ValidationError("\(name) must be \(range.lowerBound)–\(range.upperBound), got \(value)") }
             return value
         }
-        if let concurrency = try number(maxConcurrency, "VIGNETTE_MAX_CONCURRENCY", "--max-concurrency", 1...1024) {
+        if let concurrency = try number(maxConcurrency, "VIGNETTE_MAX_CONCURRENCY", "--max-concurrency", Ranges.maxConcurrentRequests) {
             configuration.maxConcurrentRequests = concurrency
         }
-        configuration.maxWaitingRequests = try number(queue, "VIGNETTE_QUEUE", "--queue", 0...1_000_000)
+        configuration.maxWaitingRequests = try number(queue, "VIGNETTE_QUEUE", "--queue", Ranges.maxWaitingRequests)
         if let seconds = try maxQueueWait ?? environment("VIGNETTE_MAX_QUEUE_WAIT").map({ text throws -> Double in
             guard let value = Double(text) else { throw ValidationError("VIGNETTE_MAX_QUEUE_WAIT must be a number, got \(text)") }
             return value
         }) {
-            guard seconds.isFinite, (0...3600).contains(seconds) else { throw ValidationError("--max-queue-wait must be 0–3600, got \(seconds)") }
+            let range = Ranges.maxQueueWaitSeconds
+            guard seconds.isFinite, range.contains(seconds) else {
+                throw ValidationError("--max-queue-wait must be \(Int(range.lowerBound))–\(Int(range.upperBound)), got \(seconds)")
+            }
             configuration.maxQueueWait = .seconds(seconds)
         }
-        configuration.requestTimeout = .seconds(try number(timeout, "VIGNETTE_TIMEOUT", "--timeout", 1...3600) ?? 30)
-        configuration.keepAliveTimeout = .seconds(
-            try number(keepAliveTimeout, "VIGNETTE_KEEP_ALIVE_TIMEOUT", "--keep-alive-timeout", 1...3600) ?? 10)
+        if let seconds = try number(timeout, "VIGNETTE_TIMEOUT", "--timeout", Ranges.timeoutSeconds) {
+            configuration.requestTimeout = .seconds(seconds)
+        }
+        if let seconds = try number(keepAliveTimeout, "VIGNETTE_KEEP_ALIVE_TIMEOUT", "--keep-alive-timeout", Ranges.timeoutSeconds) {
+            configuration.keepAliveTimeout = .seconds(seconds)
+        }
         configuration.cacheFolder = cache ?? environment("VIGNETTE_CACHE")
         configuration.watermarkPath = watermark ?? environment("VIGNETTE_WATERMARK") ?? environment("IMGPROXY_WATERMARK_PATH")
-        configuration.memoryCacheSizeLimit = try number(memoryCacheSize, "VIGNETTE_MEMORY_CACHE_SIZE", "--memory-cache-size", 0...1_048_576).map { $0 << 20 }
-        configuration.cacheSizeLimit = (try number(cacheSize, "VIGNETTE_CACHE_SIZE", "--cache-size", 1...1_048_576) ?? 1024) << 20
+        configuration.memoryCacheSizeLimit = try number(
+            memoryCacheSize, "VIGNETTE_MEMORY_CACHE_SIZE", "--memory-cache-size", Ranges.memoryCacheSizeMiB).map { $0 << 20 }
+        if let mebibytes = try number(cacheSize, "VIGNETTE_CACHE_SIZE", "--cache-size", Ranges.cacheSizeMiB) {
+            configuration.cacheSizeLimit = mebibytes << 20
+        }
         if let url = redis ?? environment("VIGNETTE_REDIS") {
             do {
                 configuration.redis = try RedisConfiguration(url: url)
             } catch {
                 throw ValidationError("--redis: \(error.message)")
             }
-            if let milliseconds = try number(redisTimeout, "VIGNETTE_REDIS_TIMEOUT", "--redis-timeout", 1...60_000) {
+            if let milliseconds = try number(redisTimeout, "VIGNETTE_REDIS_TIMEOUT", "--redis-timeout", Ranges.redisTimeoutMilliseconds) {
                 configuration.redis?.connectTimeout = .milliseconds(milliseconds)
                 configuration.redis?.commandTimeout = .milliseconds(milliseconds)
             }
         }
         configuration.s3 = try ServeCommand.s3Configuration(
             enabled: s3 || ServeCommand.isOn(environment("VIGNETTE_S3")), endpoint: s3Endpoint ?? environment("VIGNETTE_S3_ENDPOINT"))
-        configuration.cacheMaxAge = try number(maxAge, "VIGNETTE_MAX_AGE", "--max-age", 0...315_360_000) ?? 31_536_000
+        if let seconds = try number(maxAge, "VIGNETTE_MAX_AGE", "--max-age", Ranges.cacheMaxAge) { configuration.cacheMaxAge = seconds }
         return configuration
     }
 
     func run() async throws {
         let configuration = try settings()
-        // Two malloc arenas: with glibc's default, RSS kept creeping up under a long diverse load
-        // (measured: docs/performance.md).
+        // Two malloc arenas rather than glibc's eight per core: memory freed by one thread stays in
+        // the arena it came from, so with many threads each keeping an arena of its own, a
+        // long-running server's resident memory grows with memory it rarely reuses.
         ImagingRuntime.limitMallocArenas(to: 2)
         // Before the server: its pipeline and its request spans take the tracer bootstrapped here.
         let traceExport = try TraceExport.bootstrap(endpoint: otelEndpoint)
         let server = try ThumbnailServer(configuration: configuration)
-        // Under load the pipeline makes one image per core at once: one libvips thread each
-        // (measured on the diverse load at 8 connections: 10 % more requests a second, 5 % less
-        // CPU each, than 2 threads an image).
+        // Under load the pipeline makes one image per core at once, which keeps every core busy:
+        // one libvips thread each, since more threads per image would only contend for the cores.
         ImagingRuntime.shareCores(CPUBudget.availableCores(), among: server.pipeline.configuration.decodingConcurrency)
         let shutdown = Duration.seconds(try Self.shutdownSeconds(shutdownTimeout))
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -195,8 +211,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     static func shutdownSeconds(_ flag: Int?) throws -> Int {
-        let value = flag ?? environment("VIGNETTE_SHUTDOWN_TIMEOUT").flatMap { Int($0) } ?? 10
-        guard (0...3600).contains(value) else { throw ValidationError("--shutdown-timeout must be 0–3600, got \(value)") }
+        let value = flag ?? environment("VIGNETTE_SHUTDOWN_TIMEOUT").flatMap { Int($0) } ?? Defaults.shutdownTimeoutSeconds
+        let range = Ranges.shutdownTimeoutSeconds
+        guard range.contains(value) else { throw ValidationError("--shutdown-timeout must be \(range.lowerBound)–\(range.upperBound), got \(value)") }
         return value
     }
 

@@ -1,6 +1,7 @@
 import Vignette
 import VignetteHTTP
 import VignetteRedis
+import VignetteResponses
 
 /// What `vignette serve` (and `ThumbnailServer`) listens on, what it serves and how much it takes on.
 public struct ServerConfiguration: Sendable {
@@ -70,7 +71,7 @@ public struct ServerConfiguration: Sendable {
 
     /// The defaults described on each property.
     public init(
-        host: String = "127.0.0.1", port: Int = 8080, localRoot: String? = nil, allowedSourcePrefixes: [String] = [],
+        host: String = Defaults.host, port: Int = Defaults.port, localRoot: String? = nil, allowedSourcePrefixes: [String] = [],
         allowsLocalNetworks: Bool = false, signatureKey: String? = nil, signatureSalt: String? = nil,
         presets: [String: String] = [:]
     ) {
@@ -83,16 +84,16 @@ public struct ServerConfiguration: Sendable {
         self.signatureSalt = signatureSalt
         self.presets = presets
         let cores = max(1, CPUBudget.availableCores())
-        maxConcurrentRequests = cores * 2
+        maxConcurrentRequests = cores * Defaults.requestsPerCore
         maxQueueWait = nil
         maxWaitingRequests = nil
-        requestTimeout = .seconds(30)
-        keepAliveTimeout = .seconds(10)
-        cacheMaxAge = 31_536_000
-        errorCacheMaxAge = 10
+        requestTimeout = .seconds(Defaults.requestTimeoutSeconds)
+        keepAliveTimeout = .seconds(Defaults.keepAliveTimeoutSeconds)
+        cacheMaxAge = ImageAnswer.defaultMaxAge
+        errorCacheMaxAge = ImageAnswer.defaultFailureMaxAge
         decodingLimits = .untrusted
         cacheFolder = nil
-        cacheSizeLimit = 1 << 30
+        cacheSizeLimit = Defaults.cacheSizeMiB << 20
         redis = nil
         memoryCacheSizeLimit = nil
         s3 = nil
@@ -101,5 +102,49 @@ public struct ServerConfiguration: Sendable {
     /// `maxQueueWait`, or its default: half of `requestTimeout`.
     public var queueWaitTarget: Duration { maxQueueWait ?? requestTimeout / 2 }
     /// `maxWaitingRequests`, or its default: 1024 per slot.
-    public var waitingLimit: Int { maxWaitingRequests ?? maxConcurrentRequests * 1024 }
+    public var waitingLimit: Int { maxWaitingRequests ?? maxConcurrentRequests * Defaults.waitingRequestsPerSlot }
+}
+
+extension ServerConfiguration {
+    /// The defaults the initialiser gives (each described on its property), named once for the
+    /// command line's help and for the server's `run`.
+    public enum Defaults {
+        /// The address bound: loopback only.
+        public static let host = "127.0.0.1"
+        /// The port.
+        public static let port = 8080
+        /// Requests with work under way at once, per core of the CPU quota.
+        package static let requestsPerCore = 2
+        /// Requests that may wait for a slot whatever their expected wait, per slot.
+        package static let waitingRequestsPerSlot = 1024
+        /// Seconds a request may take.
+        package static let requestTimeoutSeconds = 30
+        /// Seconds an idle connection is kept (imgproxy's keep-alive timeout).
+        package static let keepAliveTimeoutSeconds = 10
+        /// The disk cache's size, in MiB (1 GiB).
+        package static let cacheSizeMiB = 1024
+        /// Seconds requests in flight may take to finish once the server is asked to stop
+        /// (`ThumbnailServer.run(shutdownTimeout:…)`).
+        public static let shutdownTimeoutSeconds = 10
+    }
+
+    /// The values `vignette serve` accepts for each setting, from its flags and environment.
+    package enum Ranges {
+        package static let maxConcurrentRequests = 1...1024
+        package static let maxWaitingRequests = 0...1_000_000
+        /// Seconds, for `maxQueueWait`.
+        package static let maxQueueWaitSeconds = 0.0...3600
+        /// Seconds, for `requestTimeout` and `keepAliveTimeout`.
+        package static let timeoutSeconds = 1...3600
+        /// Seconds, for the shutdown's grace period; 0 stops at once.
+        package static let shutdownTimeoutSeconds = 0...3600
+        /// MiB, for `cacheSizeLimit`.
+        package static let cacheSizeMiB = 1...1_048_576
+        /// MiB, for `memoryCacheSizeLimit`; 0 for no memory cache.
+        package static let memoryCacheSizeMiB = 0...1_048_576
+        /// Seconds, for `cacheMaxAge`: up to ten years.
+        package static let cacheMaxAge = 0...315_360_000
+        /// Milliseconds, for Redis' connect and command timeouts.
+        package static let redisTimeoutMilliseconds = 1...60_000
+    }
 }

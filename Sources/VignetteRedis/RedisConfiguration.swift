@@ -35,6 +35,9 @@ public struct RedisConfiguration: Sendable, Equatable {
     /// Bytes of writes that may wait for Redis; past it, writes are dropped (64 MiB by default).
     public var maxPendingWriteBytes: Int
 
+    /// The default connect and command timeout, in milliseconds.
+    package static let defaultTimeoutMilliseconds = 50
+
     /// Redis at `host`:`port`, database `database`, with the defaults for the rest.
     public init(host: String = "127.0.0.1", port: Int = 6379, database: Int = 0) {
         self.host = host
@@ -45,8 +48,8 @@ public struct RedisConfiguration: Sendable, Equatable {
         namespace = "vignette"
         timeToLive = .seconds(7 * 86_400)
         maxValueBytes = 8 << 20
-        connectTimeout = .milliseconds(50)
-        commandTimeout = .milliseconds(50)
+        connectTimeout = .milliseconds(Self.defaultTimeoutMilliseconds)
+        commandTimeout = .milliseconds(Self.defaultTimeoutMilliseconds)
         failureThreshold = 3
         breakerCooldown = .seconds(5)
         maxIdleConnections = 4

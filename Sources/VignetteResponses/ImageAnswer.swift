@@ -32,13 +32,29 @@ public struct ImageAnswer: Sendable {
     }
 
     /// A one-line text answer (a failure, a health check): `text` and a newline as
-    /// `text/plain; charset=utf-8`, cached for `maxAge` seconds.
+    /// `text/plain; charset=utf-8`, cached by the client alone for `maxAge` seconds.
     public static func text(_ status: Int, _ text: String, maxAge: Int = 0) -> ImageAnswer {
         let body = Data((text + "\n").utf8)
         return ImageAnswer(
             status: status,
-            headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "max-age=\(maxAge)"), ("Content-Length", String(body.count))],
+            headers: [
+                ("Content-Type", "text/plain; charset=utf-8"), cacheControl(maxAge: maxAge, shared: false), ("Content-Length", String(body.count)),
+            ],
             body: body)
+    }
+
+    /// The default `max-age` of images, in seconds: a year (31,536,000 s). An image's URL names
+    /// the result it answers, so what is kept under it never goes stale.
+    public static let defaultMaxAge = 31_536_000
+
+    /// The default `max-age` of failures, in seconds: short, so a source that is fixed is seen soon.
+    public static let defaultFailureMaxAge = 10
+
+    /// The `Cache-Control` header, written here alone: `public, max-age=N` when shared caches (a
+    /// CDN) may keep the answer as well as the client (images and what is made of them), else
+    /// `max-age=N` (failures, health checks).
+    package static func cacheControl(maxAge: Int, shared: Bool) -> (name: String, value: String) {
+        (name: "Cache-Control", value: shared ? "public, max-age=\(maxAge)" : "max-age=\(maxAge)")
     }
 
     /// The answer to `failure`: its status and its reason as text, cached for `maxAge` seconds,
@@ -77,7 +93,7 @@ extension ImageAnswer {
     package static func resultHeaders(
         tag: EntityTag, maxAge: Int, negotiated: Bool, modified: Int?
     ) -> [(name: String, value: String)] {
-        var headers = [(name: "ETag", value: tag.value), (name: "Cache-Control", value: "public, max-age=\(maxAge)")]
+        var headers = [(name: "ETag", value: tag.value), cacheControl(maxAge: maxAge, shared: true)]
         if negotiated { headers.append(("Vary", "Accept")) }
         if let modified { headers.append(("Last-Modified", HTTPDate.format(modified))) }
         return headers

@@ -35,7 +35,10 @@ public struct ImageResponder: Sendable {
 
     /// A responder over `pipeline`; images are cached by clients for `maxAge` seconds (a year by
     /// default), failures for `failureMaxAge`. `respond(path:…)` reads a path as it is given.
-    public init(pipeline: ImagePipeline, maxAge: Int = 31_536_000, failureMaxAge: Int = 10, watermark: ImageRecipe.WatermarkImage? = nil) {
+    public init(
+        pipeline: ImagePipeline, maxAge: Int = ImageAnswer.defaultMaxAge, failureMaxAge: Int = ImageAnswer.defaultFailureMaxAge,
+        watermark: ImageRecipe.WatermarkImage? = nil
+    ) {
         self.pipeline = pipeline
         self.maxAge = maxAge
         self.failureMaxAge = failureMaxAge
@@ -47,7 +50,8 @@ public struct ImageResponder: Sendable {
     /// link is answered 403, one that names no file 404.
     /// - Throws: `ImagingError` (`.invalidArgument`) when `root` is not a folder.
     public init(
-        pipeline: ImagePipeline, root: String, maxAge: Int = 31_536_000, failureMaxAge: Int = 10, watermark: ImageRecipe.WatermarkImage? = nil
+        pipeline: ImagePipeline, root: String, maxAge: Int = ImageAnswer.defaultMaxAge,
+        failureMaxAge: Int = ImageAnswer.defaultFailureMaxAge, watermark: ImageRecipe.WatermarkImage? = nil
     ) throws(ImagingError) {
         guard let local = LocalSourceResolver(root: root) else { throw ImagingError(.invalidArgument, "the root \(root) is not a folder") }
         self.init(pipeline: pipeline, maxAge: maxAge, failureMaxAge: failureMaxAge, watermark: watermark)

@@ -60,7 +60,7 @@ extension ThumbnailServer {
     /// in the same group (a trace exporter, say) and are shut down after the server, so they
     /// still see the last requests' work.
     public func run(
-        shutdownTimeout: Duration = .seconds(10), alongside services: [any Service] = [],
+        shutdownTimeout: Duration = .seconds(ServerConfiguration.Defaults.shutdownTimeoutSeconds), alongside services: [any Service] = [],
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         // A group shuts its services down in reverse order: the server first.

@@ -32,7 +32,8 @@ public struct VignetteVaporApplication: Sendable {
     /// shutdown the pipeline's disk cache writes what it still has staged (`flushDiskCache()`).
     /// - Throws: `ImagingError` when `root` is not a folder.
     public func configure(
-        pipeline: ImagePipeline? = nil, root: String? = nil, maxAge: Int = 31_536_000, failureMaxAge: Int = 10
+        pipeline: ImagePipeline? = nil, root: String? = nil, maxAge: Int = ImageAnswer.defaultMaxAge,
+        failureMaxAge: Int = ImageAnswer.defaultFailureMaxAge
     ) throws(ImagingError) {
         let pipeline = pipeline ?? ImagePipeline(configuration: ImagePipeline.Configuration())
         let responder =

@@ -108,7 +108,7 @@ extension ThumbnailServer {
         }
         var headers = [
             (name: "Content-Type", value: format?.mediaType ?? "application/octet-stream"), (name: "Content-Length", value: String(data.count)),
-            (name: "Cache-Control", value: "public, max-age=\(configuration.cacheMaxAge)"),
+            ImageAnswer.cacheControl(maxAge: configuration.cacheMaxAge, shared: true),
         ]
         if let disposition = order.contentDisposition(format: format) { headers.append(("Content-Disposition", disposition)) }
         return ImageAnswer(status: 200, headers: headers, body: data)

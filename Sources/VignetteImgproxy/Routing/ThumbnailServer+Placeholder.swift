@@ -25,8 +25,10 @@ extension ThumbnailServer {
                 let body = Data("{\"\(kind.rawValue)\":\"\(text)\"}".utf8)
                 return ImageAnswer(
                     status: 200,
-                    headers: [("Content-Type", "application/json"), ("Cache-Control", "public, max-age=\(configuration.cacheMaxAge)"),
-                              ("Content-Length", String(body.count))],
+                    headers: [
+                        ("Content-Type", "application/json"), ImageAnswer.cacheControl(maxAge: configuration.cacheMaxAge, shared: true),
+                        ("Content-Length", String(body.count)),
+                    ],
                     body: body)
             } catch {
                 return failureAnswer(for: error, path: path, logger: logger)
