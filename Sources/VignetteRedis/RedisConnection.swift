@@ -41,16 +41,17 @@ final class RedisConnection: @unchecked Sendable {
         guard let made else { throw RedisError(.connectionFailed, "\(host):\(port): hiredis could not allocate a context") }
         if made.pointee.err != 0 {
             let timedOut = errno == EINPROGRESS || errno == ETIMEDOUT || errno == EAGAIN
-            let message = String(cString: vgn_redis_errstr(made))
+            let (code, message) = (made.pointee.err, String(cString: vgn_redis_errstr(made)))
             redisFree(made)
             if timedOut {
-                throw RedisError(.timedOut, "\(host):\(port): no connection within \(configuration.connectTimeout) (\(message))")
+                throw RedisError(.timedOut, "\(host):\(port): no connection within \(configuration.connectTimeout) (\(message))", code: code)
             }
-            throw RedisError(.connectionFailed, "\(host):\(port): \(message)")
+            throw RedisError(.connectionFailed, "\(host):\(port): \(message)", code: code)
         }
         guard redisSetTimeout(made, RedisConnection.timeval(configuration.commandTimeout)) == REDIS_OK else {
+            let (code, message) = (made.pointee.err, String(cString: vgn_redis_errstr(made)))
             redisFree(made)
-            throw RedisError(.connectionFailed, "\(host):\(port): could not set the socket timeout")
+            throw RedisError(.connectionFailed, "\(host):\(port): could not set the socket timeout (\(message))", code: code)
         }
         context = made
         commandTimeout = configuration.commandTimeout
@@ -117,10 +118,11 @@ final class RedisConnection: @unchecked Sendable {
         let code = errno
         isBroken = true
         let message = String(cString: vgn_redis_errstr(context))
+        let hiredisCode = context.pointee.err == 0 ? nil : context.pointee.err
         // hiredis reports the socket timeout as the read's EAGAIN ("Resource temporarily unavailable").
         let timedOut = code == EAGAIN || code == EWOULDBLOCK || message == SystemError.reason(for: EAGAIN)
-        if timedOut { return RedisError(.timedOut, "no reply within \(commandTimeout) (\(message))") }
-        return RedisError(.connectionLost, message.isEmpty ? "the connection failed" : message)
+        if timedOut { return RedisError(.timedOut, "no reply within \(commandTimeout) (\(message))", code: hiredisCode) }
+        return RedisError(.connectionLost, message.isEmpty ? "the connection failed" : message, code: hiredisCode)
     }
 
     /// `duration` as a `struct timeval`.

@@ -19,11 +19,17 @@ public struct RedisError: Error, Sendable, Equatable, CustomStringConvertible {
     public let kind: Kind
     /// hiredis' or Redis' own message.
     public let message: String
+    /// hiredis' own code for the failure, `redisContext.err`: `REDIS_ERR_IO` (1, the system's
+    /// reason is the message), `REDIS_ERR_OTHER` (2), `REDIS_ERR_EOF` (3), `REDIS_ERR_PROTOCOL` (4),
+    /// `REDIS_ERR_OOM` (5), or `REDIS_ERR_TIMEOUT` (6, hiredis 1.2); nil when hiredis gave none (an error reply
+    /// from Redis, a configuration refused before any connection).
+    public let code: Int32?
 
-    /// An error of `kind` with `message`.
-    public init(_ kind: Kind, _ message: String) {
+    /// An error of `kind` with `message`, and hiredis' `code` when it gave one.
+    public init(_ kind: Kind, _ message: String, code: Int32? = nil) {
         self.kind = kind
         self.message = message
+        self.code = code
     }
 
     /// The message, prefixed with what went wrong.
