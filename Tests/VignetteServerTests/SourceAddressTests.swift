@@ -162,4 +162,20 @@ struct SourcePinningTests {
         open.allowsLocalNetworks = true
         #expect(try await SourceResolver(configuration: open).resolve("http://8.8.8.8/photo.jpg").pinned == nil)
     }
+
+    @Test("a host getaddrinfo cannot resolve keeps its EAI code and gai_strerror's words, and is answered 502")
+    func unresolvableHost() async throws {
+        // Over MAXDNAME (1025) characters: glibc's resolver refuses the name before building a
+        // query, so nothing is sent to any name server (EAI_NONAME, "Name or service not known").
+        let host = String(repeating: "a.", count: 600) + "invalid"
+        do {
+            _ = try await SourceResolver.addresses(of: host)
+            Issue.record("a name over MAXDNAME resolved")
+        } catch {
+            #expect(error.code == EAI_NONAME)
+            #expect(error.message == String(cString: gai_strerror(EAI_NONAME)))
+            #expect(error.host == host)
+            #expect(ImageFailure(error) == ImageFailure(.badGateway, reason: "the source host could not be resolved"))
+        }
+    }
 }

@@ -59,10 +59,13 @@ package struct SourceResolver: Sendable {
         allowsLocalNetworks = configuration.allowsLocalNetworks
     }
 
-    func resolve(_ source: String) async throws(ServerFailure) -> Resolved {
+    /// What the pipeline loads for `source`.
+    /// - Throws: `ServerFailure` for a source refused (400, 403, 404), `LookupFailure` when the
+    ///   host's name cannot be resolved (502).
+    func resolve(_ source: String) async throws -> Resolved {
         let lowered = source.lowercased()
         if lowered.hasPrefix("local://") {
-            guard let local else { throw .forbidden("local sources are not enabled") }
+            guard let local else { throw ServerFailure.forbidden("local sources are not enabled") }
             let path = String(source.dropFirst("local://".count))
             do throws(LocalSourceResolver.Refusal) {
                 let file = try local.resolve(path)
@@ -73,19 +76,19 @@ package struct SourceResolver: Sendable {
         }
         if S3Location.hasScheme(source) { return try resolveS3(source) }
         guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else {
-            throw .badRequest("the source must be local:///, http://, https:// or s3://")
+            throw ServerFailure.badRequest("the source must be local:///, http://, https:// or s3://")
         }
         guard allowedPrefixes.isEmpty || allowedPrefixes.contains(where: { source.hasPrefix($0) }) else {
-            throw .forbidden("the source is not under an allowed prefix")
+            throw ServerFailure.forbidden("the source is not under an allowed prefix")
         }
         guard let url = URL(string: source), let host = url.host, !host.isEmpty else {
-            throw .badRequest("the source URL is not valid")
+            throw ServerFailure.badRequest("the source URL is not valid")
         }
         if !allowsLocalNetworks {
             let addresses = try await SourceResolver.addresses(of: host)
             guard let first = addresses.first else { throw ServerFailure(status: 502, "the source host could not be resolved") }
             guard addresses.allSatisfy({ !$0.kind.isRefusedByDefault }) else {
-                throw .forbidden("the source is on a local network")
+                throw ServerFailure.forbidden("the source is on a local network")
             }
             if lowered.hasPrefix("http://"), let pinned = SourceResolver.pin(url, to: first.literal) {
                 return Resolved(source: .url(pinned.url), modified: nil, pinned: (source, pinned.host))
@@ -112,19 +115,41 @@ package struct SourceResolver: Sendable {
         let literal: String
     }
 
-    /// Every address `host` resolves to (a numeric host is its own address). `getaddrinfo`
-    /// blocks: it runs on the blocking executor, not on Swift's cooperative pool.
-    static func addresses(of host: String) async throws(ServerFailure) -> [Address] {
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        if let kind = SourceAddressKind(numericAddress: bare) { return [Address(kind: kind, literal: bare)] }
-        return await BlockingExecutor.shared.run { lookUp(bare) }
+    /// A host name `getaddrinfo` could not resolve: its code (`EAI_NONAME`, `EAI_AGAIN`, …) and
+    /// `gai_strerror`'s words for it (for `EAI_SYSTEM`, the `errno` and the system's). The client is
+    /// answered 502 without them; the log has them.
+    struct LookupFailure: ImageFailureConvertible, Sendable, Equatable, CustomStringConvertible {
+        /// The host name looked up.
+        let host: String
+        /// `getaddrinfo`'s result (an `EAI_*` code, negative in glibc).
+        let code: Int32
+        /// `gai_strerror(code)`, and for `EAI_SYSTEM` the system's reason too.
+        let message: String
+
+        var imageFailure: ImageFailure { ImageFailure(.badGateway, reason: "the source host could not be resolved") }
+        var description: String { "cannot resolve \(host): \(message) (getaddrinfo \(code))" }
     }
 
-    private static func lookUp(_ host: String) -> [Address] {
+    /// Every address `host` resolves to (a numeric host is its own address). `getaddrinfo`
+    /// blocks: it runs on the blocking executor, not on Swift's cooperative pool.
+    static func addresses(of host: String) async throws(LookupFailure) -> [Address] {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if let kind = SourceAddressKind(numericAddress: bare) { return [Address(kind: kind, literal: bare)] }
+        return try await BlockingExecutor.shared.run { Result { () throws(LookupFailure) in try lookUp(bare) } }.get()
+    }
+
+    private static func lookUp(_ host: String) throws(LookupFailure) -> [Address] {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var results: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, nil, &hints, &results) == 0, let first = results else { return [] }
+        let status = getaddrinfo(host, nil, &hints, &results)
+        guard status == 0 else {
+            let code = errno
+            var message = String(cString: gai_strerror(status))
+            if status == EAI_SYSTEM { message += ": " + SystemError.reason(for: code) }
+            throw LookupFailure(host: host, code: status, message: message)
+        }
+        guard let first = results else { return [] }
         defer { freeaddrinfo(first) }
         var addresses: [Address] = []
         var cursor: UnsafeMutablePointer<addrinfo>? = first
