@@ -29,6 +29,19 @@ struct LibraryErrorCodeTests {
         #expect(error?.message.contains(String(cString: strerror(ENOENT))) == true)
     }
 
+    @Test("libwebpmux: a file it cannot assemble keeps its WebPMuxError, WEBP_MUX_INVALID_ARGUMENT for an empty ICC profile")
+    func webpMuxCode() throws {
+        let webp = try TestFiles.data(TestFiles.fixture("lossy.webp"))
+        let error = expectImagingError("empty profile") { () throws(ImagingError) in
+            _ = try ProfileEmbedding.webp(webp, profile: Data())
+        }
+        // mux_types.h: WEBP_MUX_INVALID_ARGUMENT = -1. The empty chunk is taken, and refused when
+        // the file is assembled.
+        #expect(error?.code == .libwebpmux(-1))
+        #expect(error?.kind == .operationFailed)
+        #expect(error?.message == "WebPMuxAssemble failed: WEBP_MUX_INVALID_ARGUMENT", "\(String(describing: error))")
+    }
+
     @Test("Errors made without a code carry none, and compare equal as before")
     func noCode() {
         #expect(ImagingError(.io, "x").code == nil)

@@ -25,27 +25,14 @@ enum WholeFrameWebPMuxer {
                 // copy_data 1: the mux keeps its own copy of the bytes, which live only in this closure.
                 return WebPMuxPushFrame(mux.pointer, &info, 1)
             }
-            try check(status, "WebPMuxPushFrame")
+            try WebPMuxStatus.check(status, "WebPMuxPushFrame")
         }
         var parameters = WebPMuxAnimParams(bgcolor: 0, loop_count: Int32(clamping: animation.loopCount))
-        try check(WebPMuxSetAnimationParams(mux.pointer, &parameters), "WebPMuxSetAnimationParams")
+        try WebPMuxStatus.check(WebPMuxSetAnimationParams(mux.pointer, &parameters), "WebPMuxSetAnimationParams")
         let output = AnimatedWebPEncoder.AssembledData()
-        try check(WebPMuxAssemble(mux.pointer, &output.data), "WebPMuxAssemble")
+        try WebPMuxStatus.check(WebPMuxAssemble(mux.pointer, &output.data), "WebPMuxAssemble")
         guard let bytes = output.data.bytes else { throw ImagingError(.operationFailed, "WebPMuxAssemble gave no bytes") }
         return Data(bytes: bytes, count: output.data.size)
-    }
-
-    private static func check(_ status: WebPMuxError, _ what: String) throws(ImagingError) {
-        guard status != WEBP_MUX_OK else { return }
-        let name = switch status {
-        case WEBP_MUX_NOT_FOUND: "WEBP_MUX_NOT_FOUND"
-        case WEBP_MUX_INVALID_ARGUMENT: "WEBP_MUX_INVALID_ARGUMENT"
-        case WEBP_MUX_BAD_DATA: "WEBP_MUX_BAD_DATA"
-        case WEBP_MUX_MEMORY_ERROR: "WEBP_MUX_MEMORY_ERROR"
-        case WEBP_MUX_NOT_ENOUGH_DATA: "WEBP_MUX_NOT_ENOUGH_DATA"
-        default: "WebPMuxError \(status.rawValue)"
-        }
-        throw ImagingError(.operationFailed, "\(what) failed: \(name)")
     }
 
     /// Owns a `WebPMux`, deleted with `WebPMuxDelete` in `deinit`.

@@ -53,11 +53,10 @@ enum ProfileEmbedding {
             var chunk = WebPData(bytes: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), size: raw.count)
             return WebPMuxSetChunk(mux, "ICCP", &chunk, 1)
         }
-        guard status == WEBP_MUX_OK else { throw ImagingError(.operationFailed, "WebPMuxSetChunk(ICCP) failed: \(status.rawValue)") }
+        try WebPMuxStatus.check(status, "WebPMuxSetChunk(ICCP)")
         let output = AnimatedWebPEncoder.AssembledData()
-        guard WebPMuxAssemble(mux, &output.data) == WEBP_MUX_OK, let bytes = output.data.bytes else {
-            throw ImagingError(.operationFailed, "WebPMuxAssemble failed")
-        }
+        try WebPMuxStatus.check(WebPMuxAssemble(mux, &output.data), "WebPMuxAssemble")
+        guard let bytes = output.data.bytes else { throw ImagingError(.operationFailed, "WebPMuxAssemble gave no bytes") }
         return Data(bytes: bytes, count: output.data.size)
     }
 }

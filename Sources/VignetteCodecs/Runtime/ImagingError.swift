@@ -11,7 +11,8 @@ import VignetteSupport
 /// words (libvips' error buffer, `heif_error.message`, TurboJPEG's `tjGetErrorStr2`, libwebp's
 /// `WebPEncodingError`, or the system's `strerror`), folded onto one line so that it fits a log
 /// line or a `vignette: FILE: reason` line; `code` is the library's own code beside it, when it
-/// gave one (`errno`, `heif_error.code` and `subcode`, `tjGetErrorCode`, `WebPEncodingError`).
+/// gave one (`errno`, `heif_error.code` and `subcode`, `tjGetErrorCode`, `WebPEncodingError`,
+/// `WebPMuxError`).
 public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is.
     public enum Kind: String, Sendable, Equatable, CaseIterable {
@@ -47,6 +48,9 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
         case turboJPEG(Int32)
         /// libwebp failed to encode: the picture's `WebPEncodingError`.
         case libwebp(Int32)
+        /// libwebpmux failed to assemble a file (an animation, a profile's chunk): its
+        /// `WebPMuxError` (`WEBP_MUX_INVALID_ARGUMENT` -1, `WEBP_MUX_BAD_DATA` -2, …).
+        case libwebpmux(Int32)
     }
 
     /// What went wrong, to branch on.
