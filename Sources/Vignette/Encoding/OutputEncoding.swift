@@ -52,7 +52,7 @@ public struct OutputEncoding: Sendable, Hashable, CustomStringConvertible {
     /// `thumbnail` (nil: the input is decoded whole, a still): `animatedFormat` for an animation
     /// (`ImageInfo.isAnimated`) whose request keeps every frame (`ThumbnailOptions.frames`);
     /// nil for a still.
-    public func animatedFormat(for info: ImageInfo, thumbnail: ThumbnailOptions?) -> EncodingFormat? {
+    package func animatedFormat(for info: ImageInfo, thumbnail: ThumbnailOptions?) -> EncodingFormat? {
         guard let animatedFormat, thumbnail?.frames == .all, info.isAnimated else { return nil }
         return animatedFormat
     }

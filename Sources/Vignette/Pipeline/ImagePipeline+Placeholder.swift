@@ -1,13 +1,13 @@
 extension ImageRecipe {
     /// What a placeholder string is made from: the image, upright, fitted into 100 × 100 (the
     /// size ThumbHash works at; BlurHash reduces it further).
-    public static var placeholder: ImageRecipe { ImageRecipe(width: 100, height: 100) }
+    package static var placeholder: ImageRecipe { ImageRecipe(width: 100, height: 100) }
 }
 
 extension ImagePipeline {
     /// The ThumbHash or BlurHash (`Image.placeholder(_:)`) of the image `request` makes, through
     /// this pipeline: a request of `ImageRecipe.placeholder` for its source.
-    public func placeholder(_ kind: PlaceholderKind, for request: ImageRequest) async throws -> String {
+    package func placeholder(_ kind: PlaceholderKind, for request: ImageRequest) async throws -> String {
         try await image(for: request).placeholder(kind)
     }
 }
@@ -15,7 +15,7 @@ extension ImagePipeline {
 extension EncodedImage {
     /// The ThumbHash or BlurHash (`Image.placeholder(_:)`) of these bytes, decoded within `limits`:
     /// the placeholder of a result as it was written.
-    public func placeholder(_ kind: PlaceholderKind, limits: DecodingLimits) throws(ImagingError) -> String {
+    package func placeholder(_ kind: PlaceholderKind, limits: DecodingLimits) throws(ImagingError) -> String {
         try ImageDecoder(limits: limits).decode(data).placeholder(kind)
     }
 }

@@ -35,7 +35,7 @@ extension ImageRecipe {
     /// (`OutputEncoding.animatedFormat(for:thumbnail:)`), else the format this recipe writes for
     /// an image with or without alpha; the thumbnail's size (`Thumbnailer.outputSize(for:)`) as
     /// `RecipePlan.outputSize(forThumbnailOf:)` turns or pads it.
-    public func expectedOutput(for info: ImageInfo, plan: RecipePlan, encoding: OutputEncoding) -> (format: ImageFormat, size: PixelSize) {
+    package func expectedOutput(for info: ImageInfo, plan: RecipePlan, encoding: OutputEncoding) -> (format: ImageFormat, size: PixelSize) {
         let animated = encoding.animatedFormat(for: info, thumbnail: plan.thumbnailOnLoad)
         let size = plan.outputSize(forThumbnailOf: Thumbnailer(options: plan.thumbnail).outputSize(for: info))
         return (animated?.format ?? outputFormat(hasAlpha: info.hasAlpha), size)
