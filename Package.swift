@@ -136,7 +136,7 @@ let package = Package(
             ]),
         // One image as an HTTP answer (status, headers, body), with no web framework: what the
         // Hummingbird server and the Vapor integration both answer through.
-        .target(name: "VignetteResponses", dependencies: ["Vignette", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "VignetteResponses", dependencies: ["VignetteSupport", "Vignette", .product(name: "Logging", package: "swift-log")]),
         // The imgproxy-compatible server with no web framework in it: URLs, signatures, sources,
         // admission, metrics and the answers; VignetteServer (Hummingbird) and VignetteVapor run it.
         .target(

@@ -13,6 +13,7 @@ import Testing
         let name = "80d673d8b5b389d3e03ebd3c6528fad02bf648c91a046bc2c37b2bd76fd938f1"
         // "VGN1", no metadata (UInt32.max, little-endian), then the data.
         let bytes: [UInt8] = Array("VGN1".utf8) + [0xFF, 0xFF, 0xFF, 0xFF] + Array("earlier bytes".utf8)
+        _ = try DataCache(path: folder.path)  // makes the folder
         try Data(bytes).write(to: URL(fileURLWithPath: folder.path + "/" + name))
 
         let cache = try DataCache(path: folder.path)
