@@ -236,35 +236,14 @@ extension ImageRecipe {
         return processors
     }
 
-    /// A positional anchor as (x, y), each 0 (left, top), 1 (middle) or 2 (right, bottom); nil for
-    /// `attention`, which follows the content wherever it is.
+    /// A positional anchor as (x, y), each 0 (left, top), 1 (middle) or 2 (right, bottom): its
+    /// `Gravity.position` doubled; nil for `attention`, which follows the content wherever it is.
     static func position(of anchor: Gravity) -> (x: Int, y: Int)? {
-        switch anchor {
-        case .attention: nil
-        case .centre: (1, 1)
-        case .north: (1, 0)
-        case .south: (1, 2)
-        case .east: (2, 1)
-        case .west: (0, 1)
-        case .northEast: (2, 0)
-        case .northWest: (0, 0)
-        case .southEast: (2, 2)
-        case .southWest: (0, 2)
-        }
+        anchor.position.map { (Int($0.x * 2), Int($0.y * 2)) }
     }
 
     /// The anchor at (x, y), each 0, 1 or 2 (see `position(of:)`).
     static func anchor(x: Int, y: Int) -> Gravity {
-        switch (x, y) {
-        case (1, 0): .north
-        case (1, 2): .south
-        case (2, 1): .east
-        case (0, 1): .west
-        case (2, 0): .northEast
-        case (0, 0): .northWest
-        case (2, 2): .southEast
-        case (0, 2): .southWest
-        default: .centre
-        }
+        Gravity.allCases.first { position(of: $0).map { $0 == (x, y) } ?? false } ?? .centre
     }
 }

@@ -29,7 +29,7 @@ public enum Gravity: String, Sendable, CaseIterable, Codable {
 
     /// Where the window starts across (0, ½ or 1 of the spare width) and down, for the
     /// positions; nil for `attention`.
-    var position: (x: Double, y: Double)? {
+    package var position: (x: Double, y: Double)? {
         switch self {
         case .centre: (0.5, 0.5)
         case .attention: nil
@@ -46,16 +46,18 @@ public enum Gravity: String, Sendable, CaseIterable, Codable {
 
     /// libvips' `VipsCompassDirection` value (`attention` is the centre).
     var vipsDirection: Int32 {
-        switch self {
-        case .centre, .attention: Int32(VIPS_COMPASS_DIRECTION_CENTRE.rawValue)
-        case .north: Int32(VIPS_COMPASS_DIRECTION_NORTH.rawValue)
-        case .east: Int32(VIPS_COMPASS_DIRECTION_EAST.rawValue)
-        case .south: Int32(VIPS_COMPASS_DIRECTION_SOUTH.rawValue)
-        case .west: Int32(VIPS_COMPASS_DIRECTION_WEST.rawValue)
-        case .northEast: Int32(VIPS_COMPASS_DIRECTION_NORTH_EAST.rawValue)
-        case .southEast: Int32(VIPS_COMPASS_DIRECTION_SOUTH_EAST.rawValue)
-        case .southWest: Int32(VIPS_COMPASS_DIRECTION_SOUTH_WEST.rawValue)
-        case .northWest: Int32(VIPS_COMPASS_DIRECTION_NORTH_WEST.rawValue)
-        }
+        let direction: VipsCompassDirection =
+            switch self {
+            case .centre, .attention: VIPS_COMPASS_DIRECTION_CENTRE
+            case .north: VIPS_COMPASS_DIRECTION_NORTH
+            case .east: VIPS_COMPASS_DIRECTION_EAST
+            case .south: VIPS_COMPASS_DIRECTION_SOUTH
+            case .west: VIPS_COMPASS_DIRECTION_WEST
+            case .northEast: VIPS_COMPASS_DIRECTION_NORTH_EAST
+            case .southEast: VIPS_COMPASS_DIRECTION_SOUTH_EAST
+            case .southWest: VIPS_COMPASS_DIRECTION_SOUTH_WEST
+            case .northWest: VIPS_COMPASS_DIRECTION_NORTH_WEST
+            }
+        return Int32(direction.rawValue)
     }
 }
