@@ -13,6 +13,7 @@ graphs=$("$SWIFT" package --enable-all-traits dump-symbol-graph --skip-synthesiz
 [ -d "$graphs" ] || { echo "docs: no symbol graphs from swift package dump-symbol-graph" >&2; exit 1; }
 docc=$(dirname "$(command -v "$SWIFT")")/docc
 command -v "$docc" >/dev/null || docc=docc
+mkdir -p .build/docs
 status=0
 for module in "${modules[@]}"; do
   own=$(mktemp -d)

@@ -38,6 +38,7 @@ public final class RedisDataCache: SharedDataCaching {
     /// A cache on the Redis server `configuration` names. Nothing is connected until the first
     /// call; a server that is not there yet is a miss until it is. Its writer thread ends with it.
     /// - Parameters:
+    ///   - configuration: where Redis is, its timeouts, and how entries are kept there.
     ///   - logger: where failures go (the breaker opening and closing as warnings and notices,
     ///     each failure at debug level).
     ///   - metricsFactory: where the `vignette_redis_*` metrics go; nil for the application's
