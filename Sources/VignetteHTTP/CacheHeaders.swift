@@ -7,15 +7,15 @@ import VignetteSupport
 
 /// Reads what a response says about caching it: validators (ETag, Last-Modified) and freshness
 /// (`Cache-Control: max-age` / `no-cache`, else `Expires`).
-@_spi(Fuzzing) public enum CacheHeaders {
+package enum CacheHeaders {
     /// `Cache-Control: no-store`: the bytes must not be kept.
-    @_spi(Fuzzing) public static func forbidsStoring(_ headers: HTTPHeaders) -> Bool {
+    package static func forbidsStoring(_ headers: HTTPHeaders) -> Bool {
         directives(of: headers).contains("no-store")
     }
 
     /// The validators (`ETag`, `Last-Modified`) and expiry (`Cache-Control: max-age`, `Expires`) of a
     /// response received at `now`; nil when it has neither, or forbids storing (`no-store`).
-    @_spi(Fuzzing) public static func metadata(of headers: HTTPHeaders, now: Double) -> ResponseMetadata? {
+    package static func metadata(of headers: HTTPHeaders, now: Double) -> ResponseMetadata? {
         let etag = headers.first(name: "ETag")
         let lastModified = headers.first(name: "Last-Modified")
         var expiresAt: Double?
@@ -37,7 +37,7 @@ import VignetteSupport
     }
 
     /// A validator fit for If-Range: a strong ETag, else Last-Modified.
-    @_spi(Fuzzing) public static func rangeValidator(of headers: HTTPHeaders) -> String? {
+    package static func rangeValidator(of headers: HTTPHeaders) -> String? {
         if let etag = headers.first(name: "ETag"), !etag.hasPrefix("W/") { return etag }
         return headers.first(name: "Last-Modified")
     }
@@ -48,7 +48,7 @@ import VignetteSupport
     }
 
     /// Seconds since 1970 of an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), nil otherwise.
-    @_spi(Fuzzing) public static func httpDate(_ text: String) -> Double? {
+    package static func httpDate(_ text: String) -> Double? {
         let parts = text.split(separator: " ")
         let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
         guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), let year = Int(parts[3]),

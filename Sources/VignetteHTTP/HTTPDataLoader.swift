@@ -199,13 +199,13 @@ public final class HTTPDataLoader: DataLoading {
     static let firstHandOut = 1 << 10
 
     /// A Content-Length that is a non-negative number, else nil (the server's word, untrusted).
-    @_spi(Fuzzing) public static func contentLength(_ headers: HTTPHeaders) -> Int? {
+    package static func contentLength(_ headers: HTTPHeaders) -> Int? {
         headers.first(name: "Content-Length").flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
     }
 
     /// Whether `declared` more bytes after `received` would pass `limit`, without overflowing
     /// however large the server says the body is.
-    @_spi(Fuzzing) public static func exceeds(_ limit: Int, declared: Int, after received: Int) -> Bool {
+    package static func exceeds(_ limit: Int, declared: Int, after received: Int) -> Bool {
         received > limit || declared > limit - received
     }
 

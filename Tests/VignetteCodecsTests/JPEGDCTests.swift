@@ -2,7 +2,7 @@ import ChildProcess
 import Foundation
 import Testing
 
-@_spi(Fuzzing) @testable import VignetteCodecs
+@testable import VignetteCodecs
 
 /// JPEGs at 1/8 from each block's DC only (`JPEGDC`, issue 25): the DC-only entropy decoder for
 /// sequential files and the DC-scans-only stream for progressive ones must give exactly

@@ -1,6 +1,6 @@
 import NIOHTTP1
 import Testing
-@_spi(Fuzzing) @testable import VignetteHTTP
+@testable import VignetteHTTP
 
 /// The server's header values are untrusted: absurd numbers give nil or a refusal, never a trap.
 @Suite struct HeaderParsingTests {

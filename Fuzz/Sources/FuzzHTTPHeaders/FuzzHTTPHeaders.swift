@@ -1,6 +1,6 @@
 import FuzzSupport
 import NIOHTTP1
-@_spi(Fuzzing) import VignetteHTTP
+import VignetteHTTP
 
 /// libFuzzer target: a server's response headers as VignetteHTTP reads them (cache validators and
 /// expiry, Content-Length and the size check after resumed bytes, range validators). The input is

@@ -1,5 +1,5 @@
 import FuzzSupport
-@_spi(Fuzzing) import Vignette
+import Vignette
 
 /// libFuzzer target: an imgproxy URL's options and source as the library reads them
 /// (`ImgproxyOptions` into an `ImageRecipe`, its checks, its plan and its encoding choice, the

@@ -1,5 +1,5 @@
 import FuzzSupport
-@_spi(Fuzzing) import VignetteCodecs
+import VignetteCodecs
 
 /// libFuzzer target, differential: each input decoded at 1/8 by the JPEG DC paths (`JPEGDC`: the
 /// DC-only entropy decoder, the DC-scans-only progressive stream) and by libjpeg-turbo

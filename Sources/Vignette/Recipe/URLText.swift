@@ -87,7 +87,7 @@ package enum PercentEncoding {
 
 /// The URL-text decoders above for the fuzz target (a package of its own, which cannot reach
 /// `package` declarations): whatever `text` is, they return a value or nil, never trap.
-@_spi(Fuzzing) public enum URLTextDecoding {
+package enum URLTextDecoding {
     /// Runs `Base64URL.decode` and `PercentEncoding.decoded` over `text`.
     public static func decodeAll(_ text: String) {
         _ = Base64URL.decode(text[...])

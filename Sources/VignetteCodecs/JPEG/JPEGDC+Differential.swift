@@ -10,7 +10,7 @@ internal import CVignetteTurboJPEG
 /// `TurboJPEG.decodePlanes`, their samples compared byte for byte.
 extension JPEGDC {
     /// What the DC paths made of one file, against libjpeg-turbo.
-    @_spi(Fuzzing) public enum Comparison: Equatable, Sendable {
+    package enum Comparison: Equatable, Sendable {
         /// libjpeg-turbo decoded it and the DC path gave the same samples.
         case same
         /// The DC path declined it (libjpeg-turbo decoded it, or failed).
@@ -35,7 +35,7 @@ extension JPEGDC {
     /// the picture's blocks are not compared: tjDecompressToYUVPlanes copies them from past the row
     /// it decoded (and, for a 4:1:1 image at most 8 pixels wide, 3 bytes past its buffer, which
     /// `avoidingReferenceOverread` skips, as AddressSanitizer would stop there).
-    @_spi(Fuzzing) public static func compare(_ data: Data, maxPixels: Int = .max, avoidingReferenceOverread: Bool = false) -> Comparison {
+    package static func compare(_ data: Data, maxPixels: Int = .max, avoidingReferenceOverread: Bool = false) -> Comparison {
         guard let header = TurboJPEG.header(of: data), header.isPlanar, header.width * header.height <= maxPixels else {
             return .notCompared
         }

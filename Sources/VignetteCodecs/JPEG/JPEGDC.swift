@@ -26,7 +26,7 @@ internal import CVignetteJPEGDC
 /// Called by the planar route only, after the decoding budget has accepted the header: the planes
 /// are the ones `TurboJPEG.decodePlanes` would allocate, and the C side allocates no more than the
 /// input's length.
-@_spi(Fuzzing) public enum JPEGDC {
+package enum JPEGDC {
     /// Which path a file takes.
     package enum Kind: Equatable, Sendable {
         case none, sequential, progressive

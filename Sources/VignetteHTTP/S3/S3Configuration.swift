@@ -86,12 +86,12 @@ public struct S3Configuration: Sendable, CustomStringConvertible {
     public var readsGoogleStorage: Bool { endpoint?.host == "storage.googleapis.com" }
 
     /// The signer of this configuration's requests.
-    public var signer: SigV4Signer { SigV4Signer(credentials: credentials, region: region) }
+    package var signer: SigV4Signer { SigV4Signer(credentials: credentials, region: region) }
 
     /// The GET of the object at `location` (and of its version when it names one).
     /// - Throws: `S3Location.Problem` when the location names no object, or is a `gs://` one and the
     ///   endpoint is not Google's.
-    public func objectRequest(_ location: S3Location) throws(S3Location.Problem) -> S3HTTPRequest {
+    package func objectRequest(_ location: S3Location) throws(S3Location.Problem) -> S3HTTPRequest {
         try check(location.scheme)
         guard !location.key.isEmpty else { throw S3Location.Problem(description: "the URL names a bucket but no object") }
         let query = location.versionID.map { [S3HTTPRequest.QueryItem("versionId", $0)] } ?? []
@@ -101,7 +101,7 @@ public struct S3Configuration: Sendable, CustomStringConvertible {
     /// A ListObjectsV2 page of the keys under `prefix` in `bucket` (after `continuationToken`; at
     /// most `maxKeys`, else S3's 1000), with keys URL-encoded in the answer (`encoding-type=url`: a
     /// key may hold characters XML cannot).
-    public func listRequest(bucket: String, prefix: String, continuationToken: String? = nil, maxKeys: Int? = nil) -> S3HTTPRequest {
+    package func listRequest(bucket: String, prefix: String, continuationToken: String? = nil, maxKeys: Int? = nil) -> S3HTTPRequest {
         var query = [S3HTTPRequest.QueryItem("list-type", "2")]
         if !prefix.isEmpty { query.append(.init("prefix", prefix)) }
         if let maxKeys { query.append(.init("max-keys", String(maxKeys))) }

@@ -14,20 +14,20 @@ import VignetteSupport
 /// The signed headers are `host`, `x-amz-content-sha256`, `x-amz-date` and, with temporary
 /// credentials, `x-amz-security-token`; other headers (`User-Agent`, `Range`, `If-None-Match`) go
 /// unsigned, which S3 allows.
-public struct SigV4Signer: Sendable {
+package struct SigV4Signer: Sendable {
     /// Whose requests these are.
-    public let credentials: S3Credentials
+    package let credentials: S3Credentials
     /// The region in the credential scope (`us-east-1`; `auto` for Google Cloud Storage and R2).
-    public let region: String
+    package let region: String
     /// The service in the credential scope (`s3`).
-    public let service: String
+    package let service: String
 
     /// The SHA-256 of an empty body, hex: the `x-amz-content-sha256` of a GET, as botocore sends it
     /// (it signs the payload unless the request carries a checksum over https).
-    public static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    package static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
     /// A signer for `credentials` in `region`.
-    public init(credentials: S3Credentials, region: String, service: String = "s3") {
+    package init(credentials: S3Credentials, region: String, service: String = "s3") {
         self.credentials = credentials
         self.region = region
         self.service = service
@@ -36,7 +36,7 @@ public struct SigV4Signer: Sendable {
     /// The headers that sign `request` at `date`: `x-amz-date`, `x-amz-content-sha256`,
     /// `x-amz-security-token` (temporary credentials only) and `Authorization`. The request must
     /// also be sent with `Host: request.hostHeader`.
-    public func headers(for request: S3HTTPRequest, payloadHash: String = emptyPayloadHash, date: Date) -> [(String, String)] {
+    package func headers(for request: S3HTTPRequest, payloadHash: String = emptyPayloadHash, date: Date) -> [(String, String)] {
         let stamp = Self.timestamp(date)
         let signed = signedHeaders(for: request, payloadHash: payloadHash, timestamp: stamp)
         let names = signed.map(\.0).joined(separator: ";")
