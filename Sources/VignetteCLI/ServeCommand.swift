@@ -7,6 +7,7 @@ import VignetteHTTP
 import VignetteRedis
 import VignetteResponses
 import VignetteServer
+import VignetteSupport
 
 /// `vignette serve`: the imgproxy-compatible thumbnail server (`VignetteServer`). Its flags'
 /// defaults and ranges are `ServerConfiguration`'s (`Defaults`, `Ranges`).
@@ -228,7 +229,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     static func list(_ text: String?) -> [String] {
-        (text ?? "").split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        (text ?? "").split(separator: ",").map { String($0.trimmingWhitespace()) }.filter { !$0.isEmpty }
     }
 
     static func isOn(_ text: String?) -> Bool {
