@@ -37,6 +37,7 @@ typedef struct {
     vgn_dc_component comp[4];
     int quant_defined[4];
     uint16_t quant_dc[4];   // each table's first (DC) value
+    uint16_t quant[4][64];  // each table in zigzag order, as the file stores it
     vgn_dc_huffman_spec dc[4], ac[4];
     int restart_interval;
     int saw_jfif, saw_adobe, adobe_transform;

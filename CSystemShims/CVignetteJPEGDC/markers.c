@@ -35,7 +35,8 @@ static int read_dqt(vgn_dc_state *st, const uint8_t *body, size_t length) {
         size_t table = pq ? 128 : 64;
         if (tq >= 4 || length - i - 1 < table) return -1;
         st->quant_defined[tq] = 1;
-        st->quant_dc[tq] = pq ? (uint16_t)be16(body + i + 1) : body[i + 1];
+        for (int k = 0; k < 64; k++) st->quant[tq][k] = pq ? (uint16_t)be16(body + i + 1 + 2 * k) : body[i + 1 + k];
+        st->quant_dc[tq] = st->quant[tq][0];
         i += 1 + table;
     }
     return 0;
