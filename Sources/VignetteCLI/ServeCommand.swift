@@ -177,10 +177,11 @@ struct ServeCommand: AsyncParsableCommand {
         // Two malloc arenas rather than glibc's eight per core: memory freed by one thread stays in
         // the arena it came from, so with many threads each keeping an arena of its own, a
         // long-running server's resident memory grows with memory it rarely reuses.
-        ImagingRuntime.limitMallocArenas(to: 2)
+        let arenasCapped = ImagingRuntime.limitMallocArenas(to: 2)
         // Before the server: its pipeline and its request spans take the tracer bootstrapped here.
         let traceExport = try TraceExport.bootstrap(endpoint: otelEndpoint)
         let server = try ThumbnailServer(configuration: configuration)
+        logCaps(of: server, arenasCapped: arenasCapped)
         // Under load the pipeline makes one image per core at once, which keeps every core busy:
         // one libvips thread each, since more threads per image would only contend for the cores.
         ImagingRuntime.shareCores(CPUBudget.availableCores(), among: server.pipeline.configuration.decodingConcurrency)

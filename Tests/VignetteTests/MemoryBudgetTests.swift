@@ -1,4 +1,5 @@
 import Testing
+import VignetteSupport
 
 @testable import Vignette
 
@@ -64,7 +65,7 @@ struct MemoryBudgetTests {
 
     @Test("a small file is read whole; a missing one is nil")
     func readSmallFile() {
-        #expect(MemoryBudget.readSmallFile("/proc/self/cgroup")?.isEmpty == false)
-        #expect(MemoryBudget.readSmallFile("/nonexistent/vignette") == nil)
+        #expect(SmallTextFile.read("/proc/self/cgroup")?.isEmpty == false)
+        #expect(SmallTextFile.read("/nonexistent/vignette") == nil)
     }
 }

@@ -34,7 +34,10 @@ extension DataCache {
         }
 
         var total = listing.entries.reduce(0) { $0 + $1.size }
-        guard total > sizeLimit else { return }
+        guard total > sizeLimit else {
+            tally.withLock { $0.measured(bytes: total, entries: listing.entries.count) }
+            return
+        }
         let target = sizeLimit - sizeLimit / 10 * 3
         let before = total
         var removed = 0
@@ -45,6 +48,10 @@ extension DataCache {
             directory.remove(entry.name)
             total -= entry.size
             removed += 1
+        }
+        tally.withLock {
+            $0.measured(bytes: total, entries: listing.entries.count - removed)
+            $0.evictions += removed
         }
         logger.debug(
             "swept the disk cache",

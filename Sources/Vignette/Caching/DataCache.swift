@@ -45,6 +45,8 @@ public final class DataCache: Sendable {
 
     let directory: DataCacheDirectory
     let staging = Locked(DataCacheStaging())
+    /// What the folder holds, as this object counts it (`statistics`).
+    let tally = Locked(DataCacheTally())
     /// The one serial writer: every change to the folder made by this object runs here, in order.
     let worker = BlockingExecutor(maxThreads: 1)
     let logger = Logger(label: "vignette.datacache")
@@ -72,6 +74,7 @@ public final class DataCache: Sendable {
         self.directory = DataCacheDirectory(path: folder)
         self.sweepTimer = DataCacheSweepTimer(interval: sweepInterval)
         sweepTimer?.start(on: worker) { [weak self] in self?.performSweep() }
+        worker.execute { [weak self] in self?.measure() }
     }
 
     deinit {
@@ -172,6 +175,7 @@ public final class DataCache: Sendable {
         worker.execute {
             do {
                 for entry in try self.directory.list().entries { self.directory.remove(entry.name) }
+                self.measure()
             } catch {
                 self.logger.warning("cannot empty the disk cache", metadata: ["reason": "\(error)"])
             }
@@ -192,6 +196,7 @@ public final class DataCache: Sendable {
         guard let entry = staging.withLock({ $0.entryToWrite(key, id: id) }) else { return }
         do {
             try directory.write(entry, as: filename(for: key))
+            tally.withLock { $0.wrote(bytes: DataCacheEntryFile.headerSize + entry.byteCount) }
         } catch {
             // Dropping the staged data turns the entry into a miss rather than holding it in memory.
             logger.warning("cannot write a disk cache entry", metadata: ["reason": "\(error)"])

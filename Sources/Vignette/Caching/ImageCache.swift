@@ -1,10 +1,10 @@
-/// The memory cache of final images: a cost-limited LRU (`LRUCache`) whose cost is each image's
-/// byte size. Its default size is `MemoryBudget.defaultImageCacheCostLimit()`: a share of the
+/// The memory cache of final images: a cost-limited LRU (`LRUCache`) whose cost is what each
+/// image keeps alive (`CacheEntryCost.image`: pixels, metadata, header, key and bookkeeping). Its default size is `MemoryBudget.defaultImageCacheCostLimit()`: a share of the
 /// memory this process may really use (the cgroup limit when there is one), not the host's RAM.
 public final class ImageCache: Sendable {
     let storage: LRUCache<ImageCacheKey, ImageContainer>
 
-    /// A cache of at most `costLimit` bytes of pixels and `countLimit` images; entries older than `ttl`
+    /// A cache of at most `costLimit` bytes and `countLimit` images; entries older than `ttl`
     /// (nil: no age limit) are dropped; an image costing more than `entryCostLimit` of the limit is
     /// not kept.
     public init(costLimit: Int = MemoryBudget.defaultImageCacheCostLimit(), countLimit: Int = .max,
@@ -17,7 +17,7 @@ public final class ImageCache: Sendable {
         get { storage.value(forKey: key) }
         set {
             if let newValue {
-                storage.set(newValue, forKey: key, cost: max(1, newValue.image.byteCount))
+                storage.set(newValue, forKey: key, cost: CacheEntryCost.image(newValue.image, key: key))
             } else {
                 _ = storage.removeValue(forKey: key)
             }
@@ -34,8 +34,12 @@ public final class ImageCache: Sendable {
     public func removeAll() { storage.removeAll() }
     /// Drops least recently used images until they cost at most `cost` bytes.
     public func trim(toCost cost: Int) { storage.trim(toCost: cost) }
-    /// Bytes of pixels held.
+    /// Bytes held (`CacheEntryCost.image` of each entry).
     public var totalCost: Int { storage.totalCost }
     /// Images held.
     public var totalCount: Int { storage.totalCount }
+    /// The most bytes held (`totalCost` is kept at most this).
+    public var costLimit: Int { storage.costLimit }
+    /// Bytes, entries, evictions and the cost limit, read at once (`LRUCache.statistics`).
+    public var statistics: CacheStatistics { storage.statistics }
 }

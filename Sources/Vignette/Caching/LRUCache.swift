@@ -128,6 +128,15 @@ package final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     /// The number of entries stored.
     package var totalCount: Int { state.withLock { $0.count } }
 
+    /// Entries evicted to keep the limits (or by `trim`) since the cache was made: not those
+    /// removed, replaced, refused or found expired.
+    package var evictionCount: Int { state.withLock { $0.evictions } }
+
+    /// The total cost, the entries, the evictions and the cost limit, read under one lock.
+    package var statistics: CacheStatistics {
+        state.withLock { CacheStatistics(bytes: $0.totalCost, entries: $0.count, evictions: $0.evictions, byteLimit: $0.limits.cost) }
+    }
+
     /// The keys from the most to the least recently used, for tests.
     func keysByRecency() -> [Key] { state.withLock { $0.keysByRecency() } }
 
@@ -183,6 +192,8 @@ struct LRUState<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     var limits: LRULimits
     private(set) var totalCost = 0
+    /// Entries evicted by `trim` since the cache was made.
+    private(set) var evictions = 0
     private var indices: [Key: Int] = [:]
     private var nodes: [Node] = []
     private var head = Self.none
@@ -266,6 +277,7 @@ struct LRUState<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private mutating func trim(toCost cost: Int, toCount count: Int, into evicted: inout Released) {
         while (totalCost > cost || indices.count > count) && tail != Self.none {
             evicted.append(release(tail))
+            evictions += 1
         }
     }
 

@@ -16,21 +16,49 @@ import VignetteSupport
     /// The most the image cache takes by default, whatever the memory: 1 GiB.
     package static let defaultImageCacheCap = 1 << 30
 
-    /// Bytes this process may really use: the smallest of physical memory
-    /// (`_SC_PHYS_PAGES × _SC_PAGESIZE`) and every cgroup memory limit that applies — cgroup v2
-    /// `memory.max` (`/sys/fs/cgroup/memory.max`, and those of the process's own cgroup and its
-    /// ancestors), or cgroup v1 `memory.limit_in_bytes` (`/sys/fs/cgroup/memory/...`) when it is
-    /// not the huge "unlimited" value.
+    /// Bytes this process may really use: `processLimit()`'s bytes.
     @usableFromInline package static func availableToProcess() -> Int {
-        let ownCgroups = readSmallFile("/proc/self/cgroup").map(cgroupLimitFiles(procSelfCgroup:)) ?? []
+        processLimit().bytes
+    }
+
+    /// The memory this process may use and where that figure came from.
+    package struct Limit: Sendable, Equatable {
+        /// Bytes.
+        package var bytes: Int
+        /// "physical memory", or the cgroup file that set it (e.g. `/sys/fs/cgroup/memory.max`).
+        package var source: String
+    }
+
+    /// The smallest of physical memory (`_SC_PHYS_PAGES × _SC_PAGESIZE`) and every cgroup memory
+    /// limit that applies — cgroup v2 `memory.max` (`/sys/fs/cgroup/memory.max`, and those of the
+    /// process's own cgroup and its ancestors), or cgroup v1 `memory.limit_in_bytes`
+    /// (`/sys/fs/cgroup/memory/...`) when it is not the huge "unlimited" value — with where it came from.
+    package static func processLimit() -> Limit {
+        let ownCgroups = SmallTextFile.read("/proc/self/cgroup").map(cgroupLimitFiles(procSelfCgroup:)) ?? []
         let files = ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"] + ownCgroups
-        var available = physicalMemory()
+        var limit = Limit(bytes: physicalMemory(), source: "physical memory")
         for file in files {
-            if let limit = readSmallFile(file).flatMap(parseCgroupLimit), limit < available {
-                available = limit
+            if let bytes = SmallTextFile.read(file).flatMap(parseCgroupLimit), bytes < limit.bytes {
+                limit = Limit(bytes: bytes, source: "cgroup " + file)
             }
         }
-        return available
+        return limit
+    }
+
+    /// The share of `availableToProcess()` the encoded-result cache takes by default.
+    package static let defaultEncodedCacheDivisor = 20
+    /// The most the encoded-result cache takes by default: 256 MiB.
+    package static let defaultEncodedCacheCap = 256 << 20
+
+    /// The default cost limit of the encoded-result cache (`EncodedImageCache`), in bytes: a
+    /// twentieth of `availableToProcess()`, at most 256 MiB.
+    @usableFromInline package static func defaultEncodedCacheCostLimit() -> Int {
+        defaultEncodedCacheCostLimit(available: availableToProcess())
+    }
+
+    /// The default cost limit of the encoded-result cache for a given number of available bytes.
+    package static func defaultEncodedCacheCostLimit(available: Int) -> Int {
+        min(max(0, available) / defaultEncodedCacheDivisor, defaultEncodedCacheCap)
     }
 
     /// The default cost limit of the image cache, in bytes: 20 % of `availableToProcess()`,
@@ -94,13 +122,5 @@ import VignetteSupport
             }
         }
         return files
-    }
-
-    /// The contents of a small file (a few KiB at most), or `nil` when it cannot be read.
-    static func readSmallFile(_ path: String) -> String? {
-        guard let fd = try? systemCall("open", { open(path, O_RDONLY | O_CLOEXEC) }) else { return nil }
-        defer { _ = try? closeDescriptor(fd) }
-        guard let bytes = try? InputFile.read(descriptor: fd, count: 65536, path: path) else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

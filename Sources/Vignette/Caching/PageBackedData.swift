@@ -20,6 +20,17 @@ enum PageBackedData {
     /// Smaller copies stay in the heap: a page each would waste more than their fragments do.
     static let minimumCount = 16 << 10
 
+    /// The bytes `copy` of `count` bytes keeps alive: whole pages from `minimumCount` on; below it,
+    /// a malloc block and `Data`'s storage object (`CacheEntryCost.mallocBlock`, twice).
+    static func footprint(ofCount count: Int) -> Int {
+        guard count >= minimumCount else { return CacheEntryCost.mallocBlock(count) + CacheEntryCost.mallocBlock(dataStorageSize) }
+        let page = max(1, sysconf(Int32(_SC_PAGESIZE)))
+        return (count + page - 1) / page * page
+    }
+
+    /// The size of the object a heap-backed `Data` keeps its bytes' address, length and deallocator in.
+    static let dataStorageSize = 64
+
     /// `data` in pages of its own when it is at least `minimumCount` bytes (and the mapping
     /// succeeds); `data` itself otherwise.
     static func copy(_ data: Data) -> Data {

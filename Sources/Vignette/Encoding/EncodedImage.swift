@@ -37,9 +37,10 @@ public struct EncodedResponse: Sendable {
 public final class EncodedImageCache: Sendable {
     let storage: LRUCache<EncodedImageKey, EncodedImage>
 
-    /// `costLimit` in bytes of encoded data (default: a twentieth of what `MemoryBudget` says the
-    /// process may use, at most 256 MiB).
-    public init(costLimit: Int = min(MemoryBudget.availableToProcess() / 20, 256 << 20), countLimit: Int = .max,
+    /// `costLimit` in bytes of what the entries keep alive (`CacheEntryCost.encoded`; default:
+    /// `MemoryBudget.defaultEncodedCacheCostLimit()`, a twentieth of what the process may use, at
+    /// most 256 MiB).
+    public init(costLimit: Int = MemoryBudget.defaultEncodedCacheCostLimit(), countLimit: Int = .max,
                 ttl: Duration? = nil, entryCostLimit: Double = 0.1) {
         storage = LRUCache(costLimit: costLimit, countLimit: countLimit, ttl: ttl, entryCostLimit: entryCostLimit)
     }
@@ -55,7 +56,7 @@ public final class EncodedImageCache: Sendable {
                 // the time would otherwise fragment the heap.
                 let kept = EncodedImage(
                     data: PageBackedData.copy(newValue.data), format: newValue.format, width: newValue.width, height: newValue.height)
-                storage.set(kept, forKey: key, cost: max(1, newValue.data.count))
+                storage.set(kept, forKey: key, cost: CacheEntryCost.encoded(newValue.data, key: key))
             } else {
                 _ = storage.removeValue(forKey: key)
             }
@@ -64,10 +65,15 @@ public final class EncodedImageCache: Sendable {
 
     /// Empties the cache.
     public func removeAll() { storage.removeAll() }
-    /// Bytes of encoded data held.
+    /// Bytes held: each entry's encoded bytes in whole pages, its key and its bookkeeping
+    /// (`CacheEntryCost.encoded`).
     public var totalCost: Int { storage.totalCost }
     /// Entries held.
     public var totalCount: Int { storage.totalCount }
+    /// The most bytes held (`totalCost` is kept at most this).
+    public var costLimit: Int { storage.costLimit }
+    /// Bytes, entries, evictions and the cost limit, read at once (`LRUCache.statistics`).
+    public var statistics: CacheStatistics { storage.statistics }
 }
 
 /// An encoded result's key: the image's key and the encoding's id.

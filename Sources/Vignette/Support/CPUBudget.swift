@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VignetteSupport
 
 /// How many CPUs this process may really use: what sizes the pipeline's stages by default.
 ///
@@ -18,17 +19,17 @@ package enum CPUBudget {
 
     /// Every CPU quota that applies, in whole cores.
     static func quotas() -> [Int] {
-        let own = MemoryBudget.readSmallFile("/proc/self/cgroup") ?? ""
+        let own = SmallTextFile.read("/proc/self/cgroup") ?? ""
         var quotas: [Int] = []
         let v2 = ["/sys/fs/cgroup/cpu.max"] + MemoryBudget.cgroupFiles(procSelfCgroup: own, v2File: "cpu.max", v1: nil)
         for file in v2 {
-            if let cores = MemoryBudget.readSmallFile(file).flatMap(parseCPUMax) { quotas.append(cores) }
+            if let cores = SmallTextFile.read(file).flatMap(parseCPUMax) { quotas.append(cores) }
         }
         let v1 = ["/sys/fs/cgroup/cpu/cpu.cfs_quota_us"]
             + MemoryBudget.cgroupFiles(procSelfCgroup: own, v2File: nil, v1: ("cpu", "cpu.cfs_quota_us"))
         for file in v1 {
             let periodFile = String(file.dropLast("cpu.cfs_quota_us".count)) + "cpu.cfs_period_us"
-            if let quota = MemoryBudget.readSmallFile(file), let period = MemoryBudget.readSmallFile(periodFile),
+            if let quota = SmallTextFile.read(file), let period = SmallTextFile.read(periodFile),
                 let cores = parseCPUMax(quota + " " + period)
             {
                 quotas.append(cores)

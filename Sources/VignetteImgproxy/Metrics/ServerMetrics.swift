@@ -7,12 +7,16 @@ import Prometheus
 /// `vignette_admission_queue_length`, `vignette_admission_expected_wait_seconds`,
 /// `vignette_admission_service_time_seconds` and `vignette_admission_shed_total`) and the
 /// pipeline's (`vignette_source_fetches_total`, `vignette_decodes_total`, `vignette_encodes_total`,
-/// `vignette_cache_hits_total{layer}`, …, through `metricsFactory`).
+/// `vignette_cache_hits_total{layer}`, …, through `metricsFactory`), and what the caches, libvips
+/// and the process hold (`MemoryGauges`: `vignette_memory_cache_bytes{cache}`, …,
+/// `process_resident_memory_bytes`, …), read when `/metrics` is scraped.
 public final class ServerMetrics: Sendable {
     /// Where every metric is kept.
     public let registry: PrometheusCollectorRegistry
     /// The swift-metrics factory over `registry`, for the pipeline (`Configuration.metricsFactory`).
     public let metricsFactory: any MetricsFactory
+    /// The caches', libvips' and the process' figures.
+    let memory: MemoryGauges
     private let duration: DurationHistogram
     private let inFlightGauge: Prometheus.Gauge
     private let shedCounter: Prometheus.Counter
@@ -34,6 +38,7 @@ public final class ServerMetrics: Sendable {
         let registry = PrometheusCollectorRegistry()
         self.registry = registry
         metricsFactory = PrometheusMetricsFactory(registry: registry)
+        memory = MemoryGauges(registry: registry)
         duration = registry.makeDurationHistogram(
             descriptor: MetricNameDescriptor(
                 namespace: "vignette", metricName: "http_request_duration", unitName: "seconds", helpText: "Time from request to response"),
