@@ -128,6 +128,15 @@ size_t vgn_dc_read_header(const uint8_t *in, size_t size, vgn_dc_state *st, vgn_
 /// frame of 1 or 3 components, with valid tables and defined quantisation tables; 0 or -1.
 int vgn_dc_check_sequential_scan(const vgn_dc_state *st, const vgn_dc_scan *scan);
 
+/// Decodes one restart interval, the MCUs [first, first + count), from `r`: 0, or -1 to decline.
+typedef int (*vgn_dc_interval_decoder)(void *context, vgn_dc_reader *r, long first, long count, int per_row);
+
+/// Walks the entropy-coded data of `scan` from `pos` (after its header): each restart interval
+/// unstuffed into `scratch` (at least `size - pos` bytes) and handed to `decode`, then its RSTn in
+/// sequence, and EOI after the last. 0, or -1 when `decode` declines or a marker is not the one due.
+int vgn_dc_decode_scan(const uint8_t *in, size_t size, size_t pos, const vgn_dc_state *st, const vgn_dc_scan *scan,
+                       uint8_t *scratch, vgn_dc_interval_decoder decode, void *context);
+
 /// Repeats column `wide - 1` and row `high - 1` of a `width` x `height` plane into the rest of it.
 void vgn_dc_pad_plane(uint8_t *plane, int stride, int width, int height, int wide, int high);
 

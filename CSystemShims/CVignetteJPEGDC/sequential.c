@@ -175,7 +175,7 @@ static int check_scan(const vgn_dc_state *st, const vgn_dc_scan *scan) {
 
 /// Decodes the MCUs [first, first + count) of one restart interval from `r`.
 static int decode_interval(
-    vgn_dc_reader *r, const vgn_dc_state *st, const vgn_dc_scan *scan, const tables *t, const output *out, long first,
+    vgn_dc_reader *r, const vgn_dc_scan *scan, const tables *t, const output *out, long first,
     long count, int per_row) {
     uint16_t pred[3] = {0, 0, 0};
     int mx = (int)(first % per_row), my = (int)(first / per_row);
@@ -197,9 +197,19 @@ static int decode_interval(
         }
         if (vgn_dc_overrun(r) > 0) return -1;
     }
-    (void)st;
     // No whole byte may be left before the marker (libjpeg counts it as extraneous data).
     return vgn_dc_overrun(r) <= -8 ? -1 : 0;
+}
+
+typedef struct {
+    const vgn_dc_scan *scan;
+    const tables *tables;
+    const output *out;
+} interval_context;
+
+static int decode_one_interval(void *context, vgn_dc_reader *r, long first, long count, int per_row) {
+    const interval_context *c = context;
+    return decode_interval(r, c->scan, c->tables, c->out, first, count, per_row);
 }
 
 int vgn_jpeg_dc_decode(
@@ -233,26 +243,8 @@ int vgn_jpeg_dc_decode(
         built |= 1 << scan.td[i] | 16 << scan.ta[i];
     }
     status = VGN_JPEG_DC_DECLINED;
-    int per_row;
-    long total = vgn_dc_mcus_in_scan(&st, &scan, &per_row), done_mcus = 0;
-    int next_restart = 0;
-    while (done_mcus < total) {
-        long count = st.restart_interval ? total - done_mcus < st.restart_interval ? total - done_mcus : st.restart_interval
-                                         : total;
-        size_t length, after;
-        int marker;
-        if (vgn_dc_unstuff(jpeg, size, pos, scratch, &length, &marker, &after) != 0) goto done;
-        vgn_dc_reader r = {.data = scratch, .size = length, .pos = 0, .bits = 0, .count = 0};
-        if (decode_interval(&r, &st, &scan, t, out, done_mcus, count, per_row) != 0) goto done;
-        done_mcus += count;
-        if (done_mcus < total) {
-            if (marker != 0xD0 + next_restart) goto done;
-            next_restart = (next_restart + 1) & 7;
-        } else if (marker != 0xD9) {
-            goto done;
-        }
-        pos = after;
-    }
+    interval_context context = {.scan = &scan, .tables = t, .out = out};
+    if (vgn_dc_decode_scan(jpeg, size, pos, &st, &scan, scratch, decode_one_interval, &context) != 0) goto done;
     for (int c = 0; c < st.ncomp; c++)
         vgn_dc_pad_plane(out[c].plane, out[c].stride, out[c].width, out[c].height, out[c].wide, out[c].high);
     status = VGN_JPEG_DC_OK;

@@ -1,4 +1,5 @@
-// CVignetteJPEGDC: JPEG thumbnails at 1/8 scale from each block's DC coefficient only.
+// CVignetteJPEGDC: JPEG thumbnails at 1/8 scale from each block's DC coefficient only, and at
+// 1/4 and 1/2 from the coefficients libjpeg-turbo's reduced IDCTs read (vgn_jpeg_scaled_decode).
 //
 // Why it exists: at 1/8 scale libjpeg-turbo's 1x1 IDCT reads only the DC coefficient of each
 // 8x8 block, yet libjpeg-turbo entropy-decodes (and, for progressive files, buffers) every AC
@@ -58,6 +59,17 @@ size_t vgn_jpeg_dc_progressive_stream(const uint8_t *jpeg, size_t size, uint8_t 
 /// VGN_JPEG_DC_DECLINED (nothing promised about the planes' content) or VGN_JPEG_DC_NO_MEMORY.
 int vgn_jpeg_dc_decode(
     const uint8_t *jpeg, size_t size, int plane_count, uint8_t *const planes[3], const int strides[3],
+    const int widths[3], const int heights[3]);
+
+/// Decodes the sequential (SOF0/SOF1) JPEG `jpeg` at 1/4 (`scale` 2: 2x2 samples a block) or 1/2
+/// (`scale` 4) into `planes`, laid out as for vgn_jpeg_dc_decode (tjPlaneWidth/tjPlaneHeight at
+/// that scale): every AC coefficient decoded, only those libjpeg-turbo's reduced IDCT reads kept,
+/// and that IDCT run as libjpeg-turbo 2.1 runs it on x86-64 (jsimd_idct_2x2 / jsimd_idct_4x4,
+/// SSE2); samples past the last block repeat the edge. Declines (VGN_JPEG_DC_DECLINED) what
+/// vgn_jpeg_dc_decode declines, and sampling factors for which libjpeg-turbo would decode a
+/// component through a larger IDCT than the luma's (all but 4:2:0 as TurboJPEG names it).
+int vgn_jpeg_scaled_decode(
+    const uint8_t *jpeg, size_t size, int scale, int plane_count, uint8_t *const planes[3], const int strides[3],
     const int widths[3], const int heights[3]);
 
 #endif

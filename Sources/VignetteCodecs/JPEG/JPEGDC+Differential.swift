@@ -5,9 +5,9 @@ import Foundation
 #endif
 internal import CVignetteTurboJPEG
 
-/// The DC paths held against libjpeg-turbo, for the differential fuzz target (FuzzJPEGDC) and the
-/// tests (JPEGDCTests): one file decoded at 1/8 by `JPEGDC.decodePlanes` and by
-/// `TurboJPEG.decodePlanes`, their samples compared byte for byte.
+/// The own decoders held against libjpeg-turbo, for the differential fuzz target (FuzzJPEGDC) and
+/// the tests (JPEGDCTests, JPEGScaledTests): one file decoded at 1/8, 1/4 or 1/2 by
+/// `JPEGDC.decodePlanes` and by `TurboJPEG.decodePlanes`, their samples compared byte for byte.
 extension JPEGDC {
     /// What the DC paths made of one file, against libjpeg-turbo.
     package enum Comparison: Equatable, Sendable {
@@ -31,39 +31,43 @@ extension JPEGDC {
         "extraneous bytes before marker", "instead of RST",
     ]
 
-    /// `data` decoded by both, when it is a planar JPEG of at most `maxPixels`. Luma samples past
-    /// the picture's blocks are not compared: tjDecompressToYUVPlanes copies them from past the row
-    /// it decoded (and, for a 4:1:1 image at most 8 pixels wide, 3 bytes past its buffer, which
-    /// `avoidingReferenceOverread` skips, as AddressSanitizer would stop there).
-    package static func compare(_ data: Data, maxPixels: Int = .max, avoidingReferenceOverread: Bool = false) -> Comparison {
+    /// `data` decoded by both at 1/`denominator` (8, 4 or 2), when it is a planar JPEG of at most
+    /// `maxPixels`. Luma samples past the picture's blocks are not compared: tjDecompressToYUVPlanes
+    /// copies them from past the row it decoded (and, for a 4:1:1 image at most 8 pixels wide at
+    /// 1/8, 3 bytes past its buffer, which `avoidingReferenceOverread` skips at every scale, as
+    /// AddressSanitizer would stop there).
+    package static func compare(
+        _ data: Data, denominator: Int = 8, maxPixels: Int = .max, avoidingReferenceOverread: Bool = false
+    ) -> Comparison {
         guard let header = TurboJPEG.header(of: data), header.isPlanar, header.width * header.height <= maxPixels else {
             return .notCompared
         }
         if avoidingReferenceOverread, header.subsampling == Int32(TJSAMP_411.rawValue), header.width <= 8 {
             return .notCompared
         }
-        let fast = decodePlanes(data, header: header)
+        let fast = decodePlanes(data, header: header, denominator: denominator)
         let reference: YCbCrPlanes
         do {
-            reference = try TurboJPEG.decodePlanes(data, header: header, denominator: 8)
+            reference = try TurboJPEG.decodePlanes(data, header: header, denominator: denominator)
         } catch {
             guard fast != nil else { return .declined }
             if kind(of: data) == .progressive, entropyWarnings.contains(where: { error.message.contains($0) }) {
                 return .uncheckedACData(error.message)
             }
-            return .differs("libjpeg-turbo failed (\(error.message)), the DC path decoded")
+            return .differs("libjpeg-turbo failed (\(error.message)), the own path decoded at 1/\(denominator)")
         }
         guard let fast else { return .declined }
         guard fast.width == reference.width, fast.height == reference.height, fast.subsampling == reference.subsampling,
             fast.extent == reference.extent
         else { return .differs("planes of \(fast.width)x\(fast.height), libjpeg-turbo's \(reference.width)x\(reference.height)") }
-        let blocks = (width: (header.width + 7) / 8, height: (header.height + 7) / 8)
+        let samples = 8 / denominator   // a block's side in samples
+        let blocks = (width: (header.width + 7) / 8 * samples, height: (header.height + 7) / 8 * samples)
         for index in 0..<reference.planeCount {
             let size = reference.planeSize(index)
             let wide = index == 0 ? min(size.width, blocks.width) : size.width
             let high = index == 0 ? min(size.height, blocks.height) : size.height
             if let at = firstDifference(fast, reference, plane: index, wide: wide, high: high) {
-                return .differs("plane \(index) differs at (\(at.x), \(at.y))")
+                return .differs("plane \(index) differs at (\(at.x), \(at.y)) at 1/\(denominator)")
             }
         }
         return .same

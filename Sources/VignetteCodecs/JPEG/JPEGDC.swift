@@ -23,6 +23,11 @@ internal import CVignetteJPEGDC
 /// warning), so the verdict is the same; at `FailOn.warning` the caller leaves progressive files
 /// to libjpeg-turbo (`progressive: false`).
 ///
+/// At 1/4 and 1/2 a sequential Huffman file goes through Vignette's reduced-scale decoder
+/// (`JPEGDC+Scaled.swift`): every AC symbol decoded, only the coefficients libjpeg-turbo's reduced
+/// IDCT reads kept, and that IDCT run with libjpeg-turbo's integers; progressive files there are
+/// left to libjpeg-turbo.
+///
 /// Called by the planar route only, after the decoding budget has accepted the header: the planes
 /// are the ones `TurboJPEG.decodePlanes` would allocate, and the C side allocates no more than the
 /// input's length.
@@ -32,7 +37,8 @@ package enum JPEGDC {
         case none, sequential, progressive
     }
 
-    /// False when the environment says `VIGNETTE_JPEG_FAST_DC=0` (for comparisons); read once.
+    /// False when the environment says `VIGNETTE_JPEG_FAST_DC=0` (for comparisons): then no own
+    /// decoder runs, at any scale; read once.
     static let isEnabledByEnvironment: Bool = {
         guard let value = getenv("VIGNETTE_JPEG_FAST_DC") else { return true }
         return String(cString: value) != "0"
@@ -48,21 +54,40 @@ package enum JPEGDC {
         }
     }
 
-    /// `data` at 1/8 as `TurboJPEG.decodePlanes(data, header: header, denominator: 8)` decodes it,
-    /// or nil when neither DC path takes it; progressive files only when `progressive`.
-    static func decodePlanes(_ data: Data, header: TurboJPEG.Header, progressive: Bool = true) -> YCbCrPlanes? {
+    /// `data` at 1/`denominator` (8, 4 or 2) as `TurboJPEG.decodePlanes(data, header: header,
+    /// denominator: denominator)` decodes it, or nil when no own path takes it; progressive files
+    /// (at 1/8 only) when `progressive`.
+    static func decodePlanes(_ data: Data, header: TurboJPEG.Header, denominator: Int = 8, progressive: Bool = true) -> YCbCrPlanes? {
         guard header.isPlanar else { return nil }
-        switch kind(of: data) {
-        case .sequential: return decodeSequential(data, header: header)
-        case .progressive: return progressive ? decodeProgressive(data, header: header) : nil
-        case .none: return nil
+        switch (kind(of: data), denominator) {
+        case (.sequential, 8): return decodeSequential(data, header: header)
+        case (.sequential, 4), (.sequential, 2): return decodeScaled(data, header: header, denominator: denominator)
+        case (.progressive, 8): return progressive ? decodeProgressive(data, header: header) : nil
+        default: return nil
         }
     }
 
     /// The DC-only entropy decoder's planes, or nil when it declined.
     static func decodeSequential(_ data: Data, header: TurboJPEG.Header) -> YCbCrPlanes? {
-        var planes = YCbCrPlanes(width: (header.width + 7) / 8, height: (header.height + 7) / 8, subsampling: header.subsampling)
-        planes.extent = (Double(header.width) / 8, Double(header.height) / 8)
+        ownPlanes(data, header: header, denominator: 8) { jpeg, count, planes, strides, widths, heights in
+            vgn_jpeg_dc_decode(jpeg.baseAddress, jpeg.count, count, planes, strides, widths, heights)
+        }
+    }
+
+    /// Planes of `data` at 1/`denominator` laid out as `TurboJPEG.decodePlanes` lays them out,
+    /// written by `decode` (one of the C decoders: the input, the plane count, each plane's pointer,
+    /// stride, width and height), or nil when it did not return `VGN_JPEG_DC_OK`.
+    static func ownPlanes(
+        _ data: Data, header: TurboJPEG.Header, denominator: Int,
+        _ decode: (
+            UnsafeBufferPointer<UInt8>, Int32, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int32>,
+            [Int32], [Int32]
+        ) -> Int32
+    ) -> YCbCrPlanes? {
+        var planes = YCbCrPlanes(
+            width: (header.width + denominator - 1) / denominator, height: (header.height + denominator - 1) / denominator,
+            subsampling: header.subsampling)
+        planes.extent = (Double(header.width) / Double(denominator), Double(header.height) / Double(denominator))
         let count = planes.planeCount
         var widths: [Int32] = [0, 0, 0], heights: [Int32] = [0, 0, 0]
         for index in 0..<count {
@@ -72,8 +97,7 @@ package enum JPEGDC {
         }
         let status = data.withUnsafeBytes { raw in
             planes.withMutablePlanePointers { pointers, strides in
-                vgn_jpeg_dc_decode(
-                    raw.bindMemory(to: UInt8.self).baseAddress, raw.count, Int32(count), pointers, strides, widths, heights)
+                decode(raw.bindMemory(to: UInt8.self), Int32(count), pointers, strides, widths, heights)
             }
         }
         return Int(status) == VGN_JPEG_DC_OK ? planes : nil

@@ -28,8 +28,9 @@ public struct Thumbnailer: Sendable {
     /// Who resizes: `.automatic` is `LanczosReducer` where it applies; `.libvips` is always
     /// `vips_resize` (what Vignette did before its own reducer; for comparisons in tests).
     var resampler = Resampler.automatic
-    /// Whether the planar route decodes JPEGs at 1/8 from their DC coefficients (`JPEGDC`) where
-    /// it can; off with `VIGNETTE_JPEG_FAST_DC=0`, or here, for comparisons.
+    /// Whether the planar route decodes JPEGs with Vignette's own decoders (`JPEGDC`: at 1/8 from
+    /// their DC coefficients, at 1/4 and 1/2 through the reduced-scale decoder) where it can; off
+    /// with `VIGNETTE_JPEG_FAST_DC=0`, or here, for comparisons.
     var jpegFastDC = JPEGDC.isEnabledByEnvironment
 
     enum Resampler: Sendable {

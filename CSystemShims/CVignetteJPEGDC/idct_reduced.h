@@ -1,0 +1,22 @@
+// The reduced-size inverse DCTs of libjpeg-turbo 2.1 as its x86-64 build runs them: at 1/2 and
+// 1/4 scale jddctmgr.c picks jsimd_idct_4x4 / jsimd_idct_2x2 (simd/x86_64/jidctred-sse2.asm)
+// whenever the CPU has SSE2, which every x86-64 CPU has. Their arithmetic is the C code's
+// (jidctred.c: jpeg_idct_4x4, jpeg_idct_2x2) in 16- and 32-bit lanes: the dequantised
+// coefficient is the low 16 bits of the product (pmullw), sums wrap at 32 bits, pass 1's results
+// saturate to 16 bits (packssdw), and the samples saturate to -128..127 before the level shift
+// instead of going through the range-limit table. For the coefficients an encoder writes the two
+// agree; for hostile ones only this twin gives libjpeg-turbo's planes here.
+#ifndef VGN_JPEG_IDCT_REDUCED_H
+#define VGN_JPEG_IDCT_REDUCED_H
+
+#include <stdint.h>
+
+/// One block's coefficients `coef` (natural order; for 4x4 row 4 is not read, for 2x2 only rows
+/// and columns 0, 1, 3, 5 and 7) dequantised by `quant` (natural order) into 4x4 samples, rows
+/// `stride` bytes apart from `out`.
+void vgn_jpeg_idct_4x4(const int16_t coef[64], const uint16_t quant[64], uint8_t *out, int stride);
+
+/// The same into 2x2 samples.
+void vgn_jpeg_idct_2x2(const int16_t coef[64], const uint16_t quant[64], uint8_t *out, int stride);
+
+#endif

@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+
+@testable import VignetteCodecs
+
+/// Sequential JPEGs at 1/4 and 1/2 from Vignette's reduced-scale decoder (`JPEGDC.decodeScaled`,
+/// issue 34): its planes must equal libjpeg-turbo's (`TurboJPEG.decodePlanes` at that scale,
+/// compared by `JPEGDC.compare`) byte for byte, it must decline what it does not take, and broken
+/// files must keep the verdict they get without it. The generated files are JPEGDCTests'.
+@Suite("JPEG reduced-scale decoder: libjpeg-turbo's 1/4 and 1/2 planes, libjpeg-turbo's verdicts")
+struct JPEGScaledTests {
+    static let denominators = [4, 2]
+
+    /// Every JPEG of Fixtures/ and the corpus: the same planes, or declined; every sequential
+    /// planar JPEG libjpeg-turbo decodes is taken.
+    @Test(arguments: denominators)
+    func fixturesAndCorpus(_ denominator: Int) throws {
+        var files = try FileManager.default.contentsOfDirectory(atPath: TestFiles.fixtures.path)
+            .filter { $0.hasSuffix(".jpg") }.sorted().map { TestFiles.fixture($0) }
+        if TestFiles.corpusAvailable {
+            files += try FileManager.default.contentsOfDirectory(atPath: TestFiles.corpus.path)
+                .filter { $0.hasSuffix(".jpg") }.sorted().map { TestFiles.corpusFile($0) }
+        } else {
+            print("JPEGScaledTests: ../shared/corpus is absent; its JPEGs are skipped")
+        }
+        var taken = 0
+        for file in files {
+            let data = try Data(contentsOf: file)
+            let result = JPEGDC.compare(data, denominator: denominator)
+            #expect([.same, .declined, .notCompared].contains(result), "\(file.lastPathComponent) at 1/\(denominator): \(result)")
+            if JPEGDC.kind(of: data) == .sequential, let header = TurboJPEG.header(of: data), header.isPlanar,
+                (try? TurboJPEG.decodePlanes(data, header: header, denominator: denominator)) != nil
+            {
+                #expect(result == .same, "\(file.lastPathComponent) at 1/\(denominator): \(result)")
+            }
+            if result == .same { taken += 1 }
+        }
+        #expect(taken >= 10)
+    }
+
+    /// Every generated kind and size: sequential files equal at both scales, progressive ones
+    /// declined (libjpeg-turbo decodes those); a 4:1:1 file at most 8 px wide is not compared
+    /// (`JPEGDC.compare`).
+    @Test(arguments: JPEGDCTests.sizes)
+    func generatedFiles(_ size: (Int, Int)) async throws {
+        try await JPEGDCTests.inFolder { folder in
+            let files = try await JPEGDCTests.generated(width: size.0, height: size.1, in: folder)
+            for (name, data) in files {
+                let sliver = name.hasPrefix("4:1:1") && size.0 <= 8
+                let progressive = name.contains("progressive") || name.contains("scripted")
+                for denominator in Self.denominators {
+                    #expect(
+                        JPEGDC.compare(data, denominator: denominator, avoidingReferenceOverread: true)
+                            == (sliver ? .notCompared : progressive ? .declined : .same),
+                        "\(size.0)x\(size.1) \(name) at 1/\(denominator)")
+                }
+            }
+        }
+    }
+
+    /// Coefficients whose dequantised values overflow 16 bits (16-bit quantisation tables up to
+    /// 32767, and quality 100): libjpeg-turbo's SSE2 IDCT wraps and saturates where its C IDCT
+    /// would not, and the planes still match.
+    @Test func extremeQuantisers() async throws {
+        try await JPEGDCTests.inFolder { folder in
+            let source = folder.appendingPathComponent("source.ppm")
+            try JPEGDCTests.sourceImage(width: 96, height: 80, grey: false).write(to: source)
+            var made: [(String, Data)] = []
+            for (name, table) in [("32767", Array(repeating: 32767, count: 64)), ("mixed", (0..<64).map { [1, 255, 4097, 32767][$0 % 4] })] {
+                let tables = folder.appendingPathComponent("\(name).qt")
+                try table.map(String.init).joined(separator: " ").write(to: tables, atomically: true, encoding: .utf8)
+                for sampling in ["1x1", "2x2"] {
+                    let output = folder.appendingPathComponent("\(name)-\(sampling).jpg")
+                    try await JPEGDCTests.run("cjpeg", ["-qtables", tables.path, "-sample", sampling, "-outfile", output.path, source.path])
+                    made.append(("\(name) \(sampling)", try Data(contentsOf: output)))
+                }
+            }
+            let best = folder.appendingPathComponent("q100.jpg")
+            try await JPEGDCTests.run("cjpeg", ["-quality", "100", "-outfile", best.path, source.path])
+            made.append(("quality 100", try Data(contentsOf: best)))
+            for (name, data) in made {
+                for denominator in Self.denominators {
+                    #expect(JPEGDC.compare(data, denominator: denominator) == .same, "\(name) at 1/\(denominator)")
+                }
+            }
+        }
+    }
+
+    /// What a thumbnail of `data` comes to, made from a decode at 1/`denominator` of a 257 x 131 source.
+    static func verdict(_ data: Data, fast: Bool, denominator: Int) -> JPEGDCTests.Verdict {
+        var thumbnailer = Thumbnailer(options: ThumbnailOptions(width: denominator == 2 ? 100 : 50, height: denominator == 2 ? 52 : 26))
+        thumbnailer.jpegFastDC = fast
+        do {
+            return .thumbnail(try thumbnailer.encodedThumbnail(data, as: .jpeg(JPEGOptions(quality: 80))).data)
+        } catch {
+            return .failure(error.kind, error.message)
+        }
+    }
+
+    /// Broken files get the same verdict (or the same thumbnail) with the own paths on and off,
+    /// at 1/4 and 1/2: Fixtures' and the corpus' broken JPEGs and generated files damaged on purpose.
+    @Test(arguments: denominators)
+    func brokenFilesKeepTheirVerdict(_ denominator: Int) async throws {
+        var inputs: [(String, Data)] = []
+        for name in ["cut-short.jpg", "corrupt.jpg", "empty.jpg", "hostile-coefficients.jpg", "hostile-missing-data.jpg"] {
+            inputs.append((name, try Data(contentsOf: TestFiles.fixture(name))))
+        }
+        if TestFiles.corpusAvailable {
+            for name in ["truncated.jpg", "corrupt-header.jpg"] {
+                inputs.append((name, try Data(contentsOf: TestFiles.corpusFile(name))))
+            }
+        }
+        try await JPEGDCTests.inFolder { folder in
+            let source = folder.appendingPathComponent("source.ppm")
+            try JPEGDCTests.sourceImage(width: 257, height: 131, grey: false).write(to: source)
+            for (name, arguments) in [("baseline", [String]()), ("restarts", ["-restart", "2B"]), ("4:4:4", ["-sample", "1x1"])] {
+                let output = folder.appendingPathComponent("\(name).jpg")
+                try await JPEGDCTests.run("cjpeg", arguments + ["-outfile", output.path, source.path])
+                let data = try Data(contentsOf: output)
+                inputs += JPEGDCTests.damaged(data, flipLimit: data.count).map { ("\(name) \($0.0)", $0.1) }
+            }
+        }
+        var failures = 0, unsteady = 0, taken = 0
+        for (name, data) in inputs {
+            let comparison = JPEGDC.compare(data, denominator: denominator)
+            #expect([.same, .declined, .notCompared].contains(comparison), "\(name) at 1/\(denominator): \(comparison)")
+            if comparison == .same { taken += 1 }
+            let on = Self.verdict(data, fast: true, denominator: denominator)
+            let off = Self.verdict(data, fast: false, denominator: denominator)
+            if !on.agrees(with: off) {
+                // libvips' shrink-on-load gives some truncated files a verdict at random (see
+                // JPEGDCTests): there the own path must have declined.
+                #expect(name.contains("cut") && comparison != .same, "\(name) at 1/\(denominator): \(on) vs \(off)")
+                unsteady += 1
+            }
+            if case .failure = off { failures += 1 }
+        }
+        #expect(failures >= 20)
+        #expect(taken >= 3)
+        if unsteady > 0 { print("JPEGScaledTests: \(unsteady) truncated file(s) whose verdict libvips gave at random") }
+    }
+
+    /// The thumbnails of Fixtures' and the corpus' JPEGs at 720 and 512 px are byte-identical with
+    /// the own paths on and off.
+    @Test func thumbnailsAreTheSame() throws {
+        var files = try FileManager.default.contentsOfDirectory(atPath: TestFiles.fixtures.path)
+            .filter { $0.hasSuffix(".jpg") }.sorted().map { TestFiles.fixture($0) }
+        if TestFiles.corpusAvailable {
+            files += try FileManager.default.contentsOfDirectory(atPath: TestFiles.corpus.path)
+                .filter { $0.hasSuffix(".jpg") }.sorted().map { TestFiles.corpusFile($0) }
+        }
+        var compared = 0
+        for file in files {
+            let data = try Data(contentsOf: file)
+            guard let header = TurboJPEG.header(of: data), header.width * header.height <= Thumbnailer.planarMaximumSourcePixels else { continue }
+            for side in [720, 512, 160] {
+                var thumbnails: [JPEGDCTests.Verdict] = []
+                for fast in [true, false] {
+                    var thumbnailer = Thumbnailer(options: ThumbnailOptions(width: side, height: side))
+                    thumbnailer.jpegFastDC = fast
+                    do {
+                        thumbnails.append(.thumbnail(try thumbnailer.encodedThumbnail(data, as: .jpeg(JPEGOptions(quality: 80))).data))
+                    } catch {
+                        thumbnails.append(.failure(error.kind, error.message))
+                    }
+                }
+                #expect(thumbnails[0].agrees(with: thumbnails[1]), "\(file.lastPathComponent) at \(side) px")
+                compared += 1
+            }
+        }
+        #expect(compared >= 30)
+    }
+}
