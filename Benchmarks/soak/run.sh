@@ -11,7 +11,7 @@
 #
 # Environment: VIGNETTE (the binary; default .build/release/vignette, built release with a static
 # Swift runtime when missing), PORT (default: a free one), CONNECTIONS (wrk's, default 8), SAMPLE
-# (seconds between samples, default 5), WARMUP (seconds before the baseline is read, default 60),
+# (seconds between samples, default 5), WARMUP (seconds of warm-up the baseline is read from, default 300, at most a third of the run),
 # CORPUS (../shared/corpus: its photos, CMYK, 16-bit, alpha and animations join the fixtures when
 # present), OUT (the results folder; default Benchmarks/soak/results/SETTING-DATE).
 #
@@ -29,7 +29,7 @@ binary="${VIGNETTE:-$repo/.build/release/vignette}"
 corpus="${CORPUS:-$repo/../shared/corpus}"
 connections="${CONNECTIONS:-8}"
 sample="${SAMPLE:-5}"
-warmup="${WARMUP:-60}"
+warmup="${WARMUP:-300}"
 out="${OUT:-$here/results/$setting-$(date +%Y%m%d-%H%M%S)}"
 log() { echo "== $*" >&2; }
 
