@@ -71,6 +71,10 @@ static inline void vgn_dc_drop(vgn_dc_reader *r, int n) {
 /// Bits consumed past the end of the data (> 0: the decode needed data that is not there).
 static inline long vgn_dc_overrun(const vgn_dc_reader *r) { return (long)(8 * r->pos) - r->count - (long)(8 * r->size); }
 
+/// The end of a restart interval: no whole byte may be left before the marker (libjpeg counts it
+/// as extraneous data and warns); 0, or -1.
+static inline int vgn_dc_interval_end(const vgn_dc_reader *r) { return vgn_dc_overrun(r) <= -8 ? -1 : 0; }
+
 /// A code longer than the lookahead, as jpeg_huff_decode walks it; -1 for a bad code.
 static inline int vgn_dc_decode_slow(vgn_dc_reader *r, const vgn_dc_huffman *h, int from) {
     for (int l = from; l <= 16; l++) {

@@ -97,9 +97,20 @@ static void put_block(const output *o, const int16_t *block, int scale, int bx, 
         for (int i = 0; i < scale && x + i < o->width; i++) o->plane[(size_t)(y + j) * (size_t)o->stride + (size_t)(x + i)] = samples[j * scale + i];
 }
 
+typedef struct {
+    const vgn_dc_scan *scan;
+    const tables *tables;
+    const output *out;
+    int scale;
+} interval_context;
+
 /// Decodes the MCUs [first, first + count) of one restart interval from `r`.
-static int decode_interval(vgn_dc_reader *r, const vgn_dc_scan *scan, const tables *t, const output *out, int scale,
-                           long first, long count, int per_row) {
+static int decode_interval(void *context, vgn_dc_reader *r, long first, long count, int per_row) {
+    const interval_context *c = context;
+    const vgn_dc_scan *scan = c->scan;
+    const tables *t = c->tables;
+    const output *out = c->out;
+    int scale = c->scale;
     uint16_t pred[3] = {0, 0, 0};
     int16_t block[65];
     memset(block, 0, sizeof block);
@@ -121,20 +132,7 @@ static int decode_interval(vgn_dc_reader *r, const vgn_dc_scan *scan, const tabl
         }
         if (vgn_dc_overrun(r) > 0) return -1;
     }
-    // No whole byte may be left before the marker (libjpeg counts it as extraneous data).
-    return vgn_dc_overrun(r) <= -8 ? -1 : 0;
-}
-
-typedef struct {
-    const vgn_dc_scan *scan;
-    const tables *tables;
-    const output *out;
-    int scale;
-} interval_context;
-
-static int decode_one_interval(void *context, vgn_dc_reader *r, long first, long count, int per_row) {
-    const interval_context *c = context;
-    return decode_interval(r, c->scan, c->tables, c->out, c->scale, first, count, per_row);
+    return vgn_dc_interval_end(r);
 }
 
 /// Whether libjpeg-turbo decodes every component at the luma's IDCT size. jdmaster.c scales a
@@ -195,7 +193,7 @@ int vgn_jpeg_scaled_decode(
     }
     status = VGN_JPEG_DC_DECLINED;
     interval_context context = {.scan = &scan, .tables = t, .out = out, .scale = scale};
-    if (vgn_dc_decode_scan(jpeg, size, pos, &st, &scan, scratch, decode_one_interval, &context) != 0) goto done;
+    if (vgn_dc_decode_scan(jpeg, size, pos, &st, &scan, scratch, decode_interval, &context) != 0) goto done;
     for (int c = 0; c < st.ncomp; c++) {
         int wide = out[c].wide * scale, high = out[c].high * scale;
         vgn_dc_pad_plane(out[c].plane, out[c].stride, out[c].width, out[c].height, wide < out[c].width ? wide : out[c].width,

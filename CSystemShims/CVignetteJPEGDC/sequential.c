@@ -173,10 +173,18 @@ static int check_scan(const vgn_dc_state *st, const vgn_dc_scan *scan) {
     return 0;
 }
 
+typedef struct {
+    const vgn_dc_scan *scan;
+    const tables *tables;
+    const output *out;
+} interval_context;
+
 /// Decodes the MCUs [first, first + count) of one restart interval from `r`.
-static int decode_interval(
-    vgn_dc_reader *r, const vgn_dc_scan *scan, const tables *t, const output *out, long first,
-    long count, int per_row) {
+static int decode_interval(void *context, vgn_dc_reader *r, long first, long count, int per_row) {
+    const interval_context *c = context;
+    const vgn_dc_scan *scan = c->scan;
+    const tables *t = c->tables;
+    const output *out = c->out;
     uint16_t pred[3] = {0, 0, 0};
     int mx = (int)(first % per_row), my = (int)(first / per_row);
     for (long m = first; m < first + count; m++, mx = mx + 1 == per_row ? (my++, 0) : mx + 1) {
@@ -197,19 +205,7 @@ static int decode_interval(
         }
         if (vgn_dc_overrun(r) > 0) return -1;
     }
-    // No whole byte may be left before the marker (libjpeg counts it as extraneous data).
-    return vgn_dc_overrun(r) <= -8 ? -1 : 0;
-}
-
-typedef struct {
-    const vgn_dc_scan *scan;
-    const tables *tables;
-    const output *out;
-} interval_context;
-
-static int decode_one_interval(void *context, vgn_dc_reader *r, long first, long count, int per_row) {
-    const interval_context *c = context;
-    return decode_interval(r, c->scan, c->tables, c->out, first, count, per_row);
+    return vgn_dc_interval_end(r);
 }
 
 int vgn_jpeg_dc_decode(
@@ -244,7 +240,7 @@ int vgn_jpeg_dc_decode(
     }
     status = VGN_JPEG_DC_DECLINED;
     interval_context context = {.scan = &scan, .tables = t, .out = out};
-    if (vgn_dc_decode_scan(jpeg, size, pos, &st, &scan, scratch, decode_one_interval, &context) != 0) goto done;
+    if (vgn_dc_decode_scan(jpeg, size, pos, &st, &scan, scratch, decode_interval, &context) != 0) goto done;
     for (int c = 0; c < st.ncomp; c++)
         vgn_dc_pad_plane(out[c].plane, out[c].stride, out[c].width, out[c].height, out[c].wide, out[c].high);
     status = VGN_JPEG_DC_OK;

@@ -17,16 +17,8 @@ struct JPEGDCTests {
     /// Every JPEG of Fixtures/ and the corpus: the same planes, or declined exactly where
     /// libjpeg-turbo fails.
     @Test func fixturesAndCorpus() throws {
-        var files = try FileManager.default.contentsOfDirectory(atPath: TestFiles.fixtures.path)
-            .filter { $0.hasSuffix(".jpg") }.sorted().map { TestFiles.fixture($0) }
-        if TestFiles.corpusAvailable {
-            files += try FileManager.default.contentsOfDirectory(atPath: TestFiles.corpus.path)
-                .filter { $0.hasSuffix(".jpg") }.sorted().map { TestFiles.corpusFile($0) }
-        } else {
-            print("JPEGDCTests: ../shared/corpus is absent; its JPEGs are skipped")
-        }
         var taken = 0
-        for file in files {
+        for file in try Self.jpegFiles(for: "JPEGDCTests") {
             let data = try Data(contentsOf: file)
             let result = JPEGDC.compare(data)
             #expect([.same, .declined, .notCompared].contains(result), "\(file.lastPathComponent): \(result)")
@@ -39,6 +31,19 @@ struct JPEGDCTests {
             if result == .same { taken += 1 }
         }
         #expect(taken >= 10)
+    }
+
+    /// Every JPEG of Fixtures/ and, when it is there, of the corpus (else `suite` says so).
+    static func jpegFiles(for suite: String) throws -> [URL] {
+        var files = try FileManager.default.contentsOfDirectory(atPath: TestFiles.fixtures.path)
+            .filter { $0.hasSuffix(".jpg") }.sorted().map { TestFiles.fixture($0) }
+        if TestFiles.corpusAvailable {
+            files += try FileManager.default.contentsOfDirectory(atPath: TestFiles.corpus.path)
+                .filter { $0.hasSuffix(".jpg") }.sorted().map { TestFiles.corpusFile($0) }
+        } else {
+            print("\(suite): ../shared/corpus is absent; its JPEGs are skipped")
+        }
+        return files
     }
 
     // MARK: - Generated files
@@ -194,10 +199,11 @@ struct JPEGDCTests {
         }
     }
 
-    static func verdict(_ data: Data, fast: Bool, failOn: FailOn = .error) -> Verdict {
+    /// The verdict on a thumbnail of `data` in a `width` x `height` box, the own paths on or off.
+    static func verdict(_ data: Data, fast: Bool, failOn: FailOn = .error, width: Int = 16, height: Int = 16) -> Verdict {
         var limits = DecodingLimits.untrusted
         limits.failOn = failOn
-        var thumbnailer = Thumbnailer(options: ThumbnailOptions(width: 16, height: 16), limits: limits)
+        var thumbnailer = Thumbnailer(options: ThumbnailOptions(width: width, height: height), limits: limits)
         thumbnailer.jpegFastDC = fast
         do {
             return .thumbnail(try thumbnailer.encodedThumbnail(data, as: .jpeg(JPEGOptions(quality: 80))).data)

@@ -15,16 +15,8 @@ struct JPEGScaledTests {
     /// planar JPEG libjpeg-turbo decodes is taken.
     @Test(arguments: denominators)
     func fixturesAndCorpus(_ denominator: Int) throws {
-        var files = try FileManager.default.contentsOfDirectory(atPath: TestFiles.fixtures.path)
-            .filter { $0.hasSuffix(".jpg") }.sorted().map { TestFiles.fixture($0) }
-        if TestFiles.corpusAvailable {
-            files += try FileManager.default.contentsOfDirectory(atPath: TestFiles.corpus.path)
-                .filter { $0.hasSuffix(".jpg") }.sorted().map { TestFiles.corpusFile($0) }
-        } else {
-            print("JPEGScaledTests: ../shared/corpus is absent; its JPEGs are skipped")
-        }
         var taken = 0
-        for file in files {
+        for file in try JPEGDCTests.jpegFiles(for: "JPEGScaledTests") {
             let data = try Data(contentsOf: file)
             let result = JPEGDC.compare(data, denominator: denominator)
             #expect([.same, .declined, .notCompared].contains(result), "\(file.lastPathComponent) at 1/\(denominator): \(result)")
@@ -110,13 +102,8 @@ struct JPEGScaledTests {
 
     /// What a thumbnail of `data` comes to, made from a decode at 1/`denominator` of a 257 x 131 source.
     static func verdict(_ data: Data, fast: Bool, denominator: Int) -> JPEGDCTests.Verdict {
-        var thumbnailer = Thumbnailer(options: ThumbnailOptions(width: denominator == 2 ? 100 : 50, height: denominator == 2 ? 52 : 26))
-        thumbnailer.jpegFastDC = fast
-        do {
-            return .thumbnail(try thumbnailer.encodedThumbnail(data, as: .jpeg(JPEGOptions(quality: 80))).data)
-        } catch {
-            return .failure(error.kind, error.message)
-        }
+        denominator == 2
+            ? JPEGDCTests.verdict(data, fast: fast, width: 100, height: 52) : JPEGDCTests.verdict(data, fast: fast, width: 50, height: 26)
     }
 
     /// Broken files get the same verdict (or the same thumbnail) with the own paths on and off,
@@ -165,28 +152,14 @@ struct JPEGScaledTests {
     /// The thumbnails of Fixtures' and the corpus' JPEGs at 720 and 512 px are byte-identical with
     /// the own paths on and off.
     @Test func thumbnailsAreTheSame() throws {
-        var files = try FileManager.default.contentsOfDirectory(atPath: TestFiles.fixtures.path)
-            .filter { $0.hasSuffix(".jpg") }.sorted().map { TestFiles.fixture($0) }
-        if TestFiles.corpusAvailable {
-            files += try FileManager.default.contentsOfDirectory(atPath: TestFiles.corpus.path)
-                .filter { $0.hasSuffix(".jpg") }.sorted().map { TestFiles.corpusFile($0) }
-        }
         var compared = 0
-        for file in files {
+        for file in try JPEGDCTests.jpegFiles(for: "JPEGScaledTests") {
             let data = try Data(contentsOf: file)
             guard let header = TurboJPEG.header(of: data), header.width * header.height <= Thumbnailer.planarMaximumSourcePixels else { continue }
             for side in [720, 512, 160] {
-                var thumbnails: [JPEGDCTests.Verdict] = []
-                for fast in [true, false] {
-                    var thumbnailer = Thumbnailer(options: ThumbnailOptions(width: side, height: side))
-                    thumbnailer.jpegFastDC = fast
-                    do {
-                        thumbnails.append(.thumbnail(try thumbnailer.encodedThumbnail(data, as: .jpeg(JPEGOptions(quality: 80))).data))
-                    } catch {
-                        thumbnails.append(.failure(error.kind, error.message))
-                    }
-                }
-                #expect(thumbnails[0].agrees(with: thumbnails[1]), "\(file.lastPathComponent) at \(side) px")
+                let on = JPEGDCTests.verdict(data, fast: true, width: side, height: side)
+                let off = JPEGDCTests.verdict(data, fast: false, width: side, height: side)
+                #expect(on.agrees(with: off), "\(file.lastPathComponent) at \(side) px")
                 compared += 1
             }
         }
