@@ -75,6 +75,29 @@ static inline long vgn_dc_overrun(const vgn_dc_reader *r) { return (long)(8 * r-
 /// as extraneous data and warns); 0, or -1.
 static inline int vgn_dc_interval_end(const vgn_dc_reader *r) { return vgn_dc_overrun(r) <= -8 ? -1 : 0; }
 
+/// Decodes one block of component `i` (scan order), block (`bx`, `by`) of the component: 0, or -1.
+typedef int (*vgn_dc_block_decoder)(void *context, vgn_dc_reader *r, int i, int bx, int by);
+
+/// The blocks of the MCUs [first, first + count) of `scan` (`per_row` MCUs a row) in stream order,
+/// each handed to `decode`; `h` and `v` are the scan components' sampling factors (one block an
+/// MCU in a single-component scan). Declines (-1) when `decode` does, when an MCU needed bits
+/// past the data, or at a whole unused byte at the end. Inline, so that each caller's `decode`
+/// is inlined into its loop.
+static inline int vgn_dc_decode_blocks(vgn_dc_reader *r, const vgn_dc_scan *scan, const int h[3], const int v[3], long first,
+                                       long count, int per_row, vgn_dc_block_decoder decode, void *context) {
+    int mx = (int)(first % per_row), my = (int)(first / per_row);
+    for (long m = first; m < first + count; m++, mx = mx + 1 == per_row ? (my++, 0) : mx + 1) {
+        for (int i = 0; i < scan->count; i++) {
+            int wide = scan->count == 1 ? 1 : h[i], high = scan->count == 1 ? 1 : v[i];
+            for (int y = 0; y < high; y++)
+                for (int x = 0; x < wide; x++)
+                    if (decode(context, r, i, mx * wide + x, my * high + y) != 0) return -1;
+        }
+        if (vgn_dc_overrun(r) > 0) return -1;
+    }
+    return vgn_dc_interval_end(r);
+}
+
 /// A code longer than the lookahead, as jpeg_huff_decode walks it; -1 for a bad code.
 static inline int vgn_dc_decode_slow(vgn_dc_reader *r, const vgn_dc_huffman *h, int from) {
     for (int l = from; l <= 16; l++) {

@@ -102,37 +102,26 @@ typedef struct {
     const tables *tables;
     const output *out;
     int scale;
+    int h[3], v[3];
+    uint16_t pred[3];
+    int16_t block[65];   // zero between blocks
 } interval_context;
+
+static int decode_one_block(void *context, vgn_dc_reader *r, int i, int bx, int by) {
+    interval_context *c = context;
+    const output *o = &c->out[i];
+    const tables *t = c->tables;
+    if (decode_block(r, &t->dc[c->scan->td[i]], &t->ac[c->scan->ta[i]], t->keep, c->block, &c->pred[i]) != 0) return -1;
+    if (bx < o->wide && by < o->high) put_block(o, c->block, c->scale, bx, by);
+    memset(c->block, 0, sizeof c->block);
+    return 0;
+}
 
 /// Decodes the MCUs [first, first + count) of one restart interval from `r`.
 static int decode_interval(void *context, vgn_dc_reader *r, long first, long count, int per_row) {
-    const interval_context *c = context;
-    const vgn_dc_scan *scan = c->scan;
-    const tables *t = c->tables;
-    const output *out = c->out;
-    int scale = c->scale;
-    uint16_t pred[3] = {0, 0, 0};
-    int16_t block[65];
-    memset(block, 0, sizeof block);
-    int mx = (int)(first % per_row), my = (int)(first / per_row);
-    for (long m = first; m < first + count; m++, mx = mx + 1 == per_row ? (my++, 0) : mx + 1) {
-        for (int i = 0; i < scan->count; i++) {
-            const output *o = &out[i];
-            const vgn_dc_huffman *dc = &t->dc[scan->td[i]];
-            const ac_table *ac = &t->ac[scan->ta[i]];
-            int h = scan->count == 1 ? 1 : o->h, v = scan->count == 1 ? 1 : o->v;
-            for (int y = 0; y < v; y++) {
-                for (int x = 0; x < h; x++) {
-                    if (decode_block(r, dc, ac, t->keep, block, &pred[i]) != 0) return -1;
-                    int bx = mx * h + x, by = my * v + y;
-                    if (bx < o->wide && by < o->high) put_block(o, block, scale, bx, by);
-                    memset(block, 0, sizeof block);
-                }
-            }
-        }
-        if (vgn_dc_overrun(r) > 0) return -1;
-    }
-    return vgn_dc_interval_end(r);
+    interval_context *c = context;
+    memset(c->pred, 0, sizeof c->pred);
+    return vgn_dc_decode_blocks(r, c->scan, c->h, c->v, first, count, per_row, decode_one_block, c);
 }
 
 /// Whether libjpeg-turbo decodes every component at the luma's IDCT size. jdmaster.c scales a
@@ -193,6 +182,10 @@ int vgn_jpeg_scaled_decode(
     }
     status = VGN_JPEG_DC_DECLINED;
     interval_context context = {.scan = &scan, .tables = t, .out = out, .scale = scale};
+    for (int i = 0; i < scan.count; i++) {
+        context.h[i] = out[i].h;
+        context.v[i] = out[i].v;
+    }
     if (vgn_dc_decode_scan(jpeg, size, pos, &st, &scan, scratch, decode_interval, &context) != 0) goto done;
     for (int c = 0; c < st.ncomp; c++) {
         int wide = out[c].wide * scale, high = out[c].high * scale;

@@ -177,35 +177,25 @@ typedef struct {
     const vgn_dc_scan *scan;
     const tables *tables;
     const output *out;
+    int h[3], v[3];
+    uint16_t pred[3];
 } interval_context;
+
+static int decode_one_block(void *context, vgn_dc_reader *r, int i, int bx, int by) {
+    interval_context *c = context;
+    const output *o = &c->out[i];
+    int diff;
+    if (vgn_dc_decode_dc(r, &c->tables->dc[c->scan->td[i]], &diff) != 0 || skip_ac(r, &c->tables->ac[c->scan->ta[i]]) != 0) return -1;
+    c->pred[i] = (uint16_t)(c->pred[i] + (uint16_t)diff);
+    if (bx < o->wide && by < o->high) o->plane[(size_t)by * (size_t)o->stride + (size_t)bx] = dc_sample(c->pred[i], o->quant);
+    return 0;
+}
 
 /// Decodes the MCUs [first, first + count) of one restart interval from `r`.
 static int decode_interval(void *context, vgn_dc_reader *r, long first, long count, int per_row) {
-    const interval_context *c = context;
-    const vgn_dc_scan *scan = c->scan;
-    const tables *t = c->tables;
-    const output *out = c->out;
-    uint16_t pred[3] = {0, 0, 0};
-    int mx = (int)(first % per_row), my = (int)(first / per_row);
-    for (long m = first; m < first + count; m++, mx = mx + 1 == per_row ? (my++, 0) : mx + 1) {
-        for (int i = 0; i < scan->count; i++) {
-            const output *o = &out[i];
-            const vgn_dc_huffman *dc = &t->dc[scan->td[i]];
-            const ac_table *ac = &t->ac[scan->ta[i]];
-            int h = scan->count == 1 ? 1 : o->h, v = scan->count == 1 ? 1 : o->v;
-            for (int y = 0; y < v; y++) {
-                for (int x = 0; x < h; x++) {
-                    int diff;
-                    if (vgn_dc_decode_dc(r, dc, &diff) != 0 || skip_ac(r, ac) != 0) return -1;
-                    pred[i] = (uint16_t)(pred[i] + (uint16_t)diff);
-                    int bx = mx * h + x, by = my * v + y;
-                    if (bx < o->wide && by < o->high) o->plane[(size_t)by * (size_t)o->stride + (size_t)bx] = dc_sample(pred[i], o->quant);
-                }
-            }
-        }
-        if (vgn_dc_overrun(r) > 0) return -1;
-    }
-    return vgn_dc_interval_end(r);
+    interval_context *c = context;
+    memset(c->pred, 0, sizeof c->pred);
+    return vgn_dc_decode_blocks(r, c->scan, c->h, c->v, first, count, per_row, decode_one_block, c);
 }
 
 int vgn_jpeg_dc_decode(
@@ -240,6 +230,10 @@ int vgn_jpeg_dc_decode(
     }
     status = VGN_JPEG_DC_DECLINED;
     interval_context context = {.scan = &scan, .tables = t, .out = out};
+    for (int i = 0; i < scan.count; i++) {
+        context.h[i] = out[i].h;
+        context.v[i] = out[i].v;
+    }
     if (vgn_dc_decode_scan(jpeg, size, pos, &st, &scan, scratch, decode_interval, &context) != 0) goto done;
     for (int c = 0; c < st.ncomp; c++)
         vgn_dc_pad_plane(out[c].plane, out[c].stride, out[c].width, out[c].height, out[c].wide, out[c].high);
