@@ -107,3 +107,14 @@ void vgn_jpeg_idct_2x2(const int16_t coef[64], const uint16_t quant[64], uint8_t
         out[r * stride + 1] = sample(descale(sub(tmp10, tmp0), 20));
     }
 }
+
+uint8_t vgn_jpeg_idct_dc_only(int16_t dc, uint16_t quant, int scale) {
+    int16_t q = dequantise(dc, quant);
+    if (scale == 4) {
+        // The SSE2 code's all-zero test holds: pass 1 is psllw by 2, pass 2 sees column 0 alone.
+        int16_t w = (int16_t)(uint16_t)((uint32_t)(uint16_t)q << 2);
+        return sample(descale((int32_t)w * (1 << 14), 19));
+    }
+    int32_t a = descale((int32_t)q * (1 << 15), 13);
+    return sample(descale((int32_t)((uint32_t)a << 15), 20));
+}

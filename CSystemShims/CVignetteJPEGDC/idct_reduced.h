@@ -19,4 +19,9 @@ void vgn_jpeg_idct_4x4(const int16_t coef[64], const uint16_t quant[64], uint8_t
 /// The same into 2x2 samples.
 void vgn_jpeg_idct_2x2(const int16_t coef[64], const uint16_t quant[64], uint8_t *out, int stride);
 
+/// The one sample value of either IDCT for a block whose coefficients are all zero but its DC
+/// `dc` (quantiser `quant`): what vgn_jpeg_idct_4x4 (`scale` 4) or vgn_jpeg_idct_2x2 (`scale` 2)
+/// writes everywhere for it.
+uint8_t vgn_jpeg_idct_dc_only(int16_t dc, uint16_t quant, int scale);
+
 #endif

@@ -41,13 +41,15 @@ static int needed(int p, int scale) {
 }
 
 /// Decodes one block's coefficients into `block` (65 entries, zero but for what this writes; the
-/// last takes what the IDCT does not read), DC included; -1 for a bad code.
+/// last takes what the IDCT does not read), DC included: 1 when it has AC coefficients, 0 when
+/// it has none, -1 for a bad code.
 static inline int decode_block(vgn_dc_reader *r, const vgn_dc_huffman *dc, const ac_table *ac, const uint8_t *keep,
                                int16_t *block, uint16_t *pred) {
     int diff;
     if (vgn_dc_decode_dc(r, dc, &diff) != 0) return -1;
     *pred = (uint16_t)(*pred + (uint16_t)diff);
     block[0] = (int16_t)*pred;
+    int any = 0;
     for (int k = 1; k < 64; k++) {
         vgn_dc_refill(r);
         uint32_t e = ac->single[vgn_dc_peek(r, AC_LOOKAHEAD)];
@@ -64,12 +66,13 @@ static inline int decode_block(vgn_dc_reader *r, const vgn_dc_huffman *dc, const
             k += run;
             block[keep[k]] = (int16_t)vgn_dc_extend(vgn_dc_peek(r, s), s);
             vgn_dc_drop(r, s);
+            any = 1;
         } else {
             if (run != 15) break;
             k += 15;
         }
     }
-    return 0;
+    return any;
 }
 
 /// Where a component's samples go.
@@ -81,9 +84,18 @@ typedef struct {
     uint16_t quant[64];          // natural order
 } output;
 
-/// Writes `block`'s samples at block (bx, by) of `o`, cut at the plane's edges.
-static void put_block(const output *o, const int16_t *block, int scale, int bx, int by) {
+/// Writes `block`'s samples at block (bx, by) of `o`, cut at the plane's edges; a block with no AC
+/// coefficients (`any_ac` 0) is one value.
+static void put_block(const output *o, const int16_t *block, int any_ac, int scale, int bx, int by) {
     int x = bx * scale, y = by * scale;
+    if (!any_ac) {
+        uint8_t value = vgn_jpeg_idct_dc_only(block[0], o->quant[0], scale);
+        for (int j = 0; j < scale && y + j < o->height; j++) {
+            int n = x + scale <= o->width ? scale : o->width - x;
+            memset(o->plane + (size_t)(y + j) * (size_t)o->stride + (size_t)x, value, (size_t)n);
+        }
+        return;
+    }
     if (x + scale <= o->width && y + scale <= o->height) {
         uint8_t *at = o->plane + (size_t)y * (size_t)o->stride + (size_t)x;
         if (scale == 4) vgn_jpeg_idct_4x4(block, o->quant, at, o->stride);
@@ -111,9 +123,11 @@ static int decode_one_block(void *context, vgn_dc_reader *r, int i, int bx, int 
     interval_context *c = context;
     const output *o = &c->out[i];
     const tables *t = c->tables;
-    if (decode_block(r, &t->dc[c->scan->td[i]], &t->ac[c->scan->ta[i]], t->keep, c->block, &c->pred[i]) != 0) return -1;
-    if (bx < o->wide && by < o->high) put_block(o, c->block, c->scale, bx, by);
-    memset(c->block, 0, sizeof c->block);
+    int any_ac = decode_block(r, &t->dc[c->scan->td[i]], &t->ac[c->scan->ta[i]], t->keep, c->block, &c->pred[i]);
+    if (any_ac < 0) return -1;
+    if (bx < o->wide && by < o->high) put_block(o, c->block, any_ac, c->scale, bx, by);
+    if (any_ac) memset(c->block, 0, sizeof c->block);
+    else c->block[0] = 0;
     return 0;
 }
 
