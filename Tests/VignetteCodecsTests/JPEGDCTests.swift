@@ -205,6 +205,7 @@ struct JPEGDCTests {
         limits.failOn = failOn
         var thumbnailer = Thumbnailer(options: ThumbnailOptions(width: width, height: height), limits: limits)
         thumbnailer.jpegFastDC = fast
+        thumbnailer.jpegOwnScaled = fast
         do {
             return .thumbnail(try thumbnailer.encodedThumbnail(data, as: .jpeg(JPEGOptions(quality: 80))).data)
         } catch {
@@ -371,6 +372,7 @@ struct JPEGDCTests {
         for fast in [true, false] {
             var thumbnailer = Thumbnailer(options: ThumbnailOptions(width: 256, height: 256))
             thumbnailer.jpegFastDC = fast
+            thumbnailer.jpegOwnScaled = fast
             for data in [baseline, twin] {
                 let made = try thumbnailer.encodedThumbnail(data, as: .jpeg(JPEGOptions(quality: 80)))
                 #expect(made.thumbnail.decodedAsPlanes)

@@ -44,6 +44,14 @@ package enum JPEGDC {
         return String(cString: value) != "0"
     }()
 
+    /// True when the environment says `VIGNETTE_JPEG_OWN_SCALED=1`: the reduced-scale decoder (1/4
+    /// and 1/2) gives libjpeg-turbo's planes but is not yet faster than it, so the thumbnail route
+    /// takes it only when asked; read once.
+    static let scaledIsEnabledByEnvironment: Bool = {
+        guard let value = getenv("VIGNETTE_JPEG_OWN_SCALED") else { return false }
+        return String(cString: value) == "1"
+    }()
+
     /// The path `data` would take, from its markers up to the frame header.
     package static func kind(of data: Data) -> Kind {
         let kind = data.withUnsafeBytes { raw in vgn_jpeg_dc_kind(raw.bindMemory(to: UInt8.self).baseAddress, raw.count) }

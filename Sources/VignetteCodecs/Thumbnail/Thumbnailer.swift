@@ -32,6 +32,9 @@ public struct Thumbnailer: Sendable {
     /// their DC coefficients, at 1/4 and 1/2 through the reduced-scale decoder) where it can; off
     /// with `VIGNETTE_JPEG_FAST_DC=0`, or here, for comparisons.
     var jpegFastDC = JPEGDC.isEnabledByEnvironment
+    /// Whether the 1/4 and 1/2 decodes take Vignette's reduced-scale decoder (with `jpegFastDC`):
+    /// off unless `VIGNETTE_JPEG_OWN_SCALED=1`, until it is faster than libjpeg-turbo's.
+    var jpegOwnScaled = JPEGDC.scaledIsEnabledByEnvironment
 
     enum Resampler: Sendable {
         case automatic, libvips
