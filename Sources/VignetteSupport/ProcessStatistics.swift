@@ -24,7 +24,8 @@ package struct ProcessStatistics: Sendable, Equatable {
     /// The figures now, or nil when `/proc` cannot be read (not Linux, or not mounted).
     package static func current() -> ProcessStatistics? {
         guard let stat = SmallTextFile.read("/proc/self/stat").flatMap(statFields),
-              let bootTime = SmallTextFile.read("/proc/stat").flatMap(bootTime(procStat:)),
+              // btime follows a line per CPU and the interrupt counts, which pass 64 KiB on large hosts.
+              let bootTime = SmallTextFile.read("/proc/stat", maxBytes: 4 << 20).flatMap(bootTime(procStat:)),
               let descriptors = try? Folder.names(in: "/proc/self/fd")
         else { return nil }
         let ticks = Double(max(1, sysconf(Int32(_SC_CLK_TCK))))
