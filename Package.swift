@@ -251,7 +251,7 @@ let package = Package(
         .target(name: "RedisTestServer", dependencies: ["ChildProcess"], path: "Tests/RedisTestServer"),
         // moto's S3-compatible server on 127.0.0.1 (a free port), filled and started by the tests
         // with the Python of .venv-test (Scripts/test-venv.sh).
-        .target(name: "S3TestServer", dependencies: ["ChildProcess"], path: "Tests/S3TestServer", exclude: ["s3_test_server.py"]),
+        .target(name: "S3TestServer", dependencies: ["ChildProcess", "TestTiming"], path: "Tests/S3TestServer", exclude: ["s3_test_server.py"]),
         // `eventually`, the tests' one wait for something to happen, longer under a sanitizer.
         .target(name: "TestTiming", path: "Tests/TestTiming"),
         // Child processes for the tests: posix_spawn with no inherited descriptors, ended by waitid,

@@ -1,4 +1,5 @@
 import ChildProcess
+import TestTiming
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -80,7 +81,7 @@ public final class S3TestServer: @unchecked Sendable {
     }
 
     /// Starts a server with `buckets` and waits until it is filled and ready (up to 2 minutes on a
-    /// loaded machine: moto imports a lot).
+    /// loaded machine, times `testTimeScale` under a sanitizer: moto imports a lot).
     public static func start(buckets: [Bucket]) async throws -> S3TestServer {
         guard let python else { throw Failure(description: "\(skipReason)") }
         let folder = NSTemporaryDirectory() + "vignette-s3-\(UUID().uuidString)"
@@ -106,7 +107,7 @@ public final class S3TestServer: @unchecked Sendable {
         } catch {
             throw Failure(description: "\(error)")
         }
-        guard let line = await process.line(inStandardErrorStartingWith: "ready ", timeout: .seconds(120)),
+        guard let line = await process.line(inStandardErrorStartingWith: "ready ", timeout: .seconds(Int(120 * testTimeScale))),
             let ready = try? JSONSerialization.jsonObject(with: Data(line.dropFirst("ready ".count).utf8)) as? [String: Any],
             let port = ready["port"] as? Int, let id = ready["accessKeyID"] as? String,
             let secret = ready["secretAccessKey"] as? String, let temporary = ready["temporary"] as? [String: String],
