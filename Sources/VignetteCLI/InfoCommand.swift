@@ -23,8 +23,25 @@ struct InfoCommand: AsyncParsableCommand {
     @Option(help: "Also decode a small thumbnail and add its placeholder string: thumbhash (base64) or blurhash.")
     var placeholder: PlaceholderKind?
 
+    @Option(
+        name: .customLong("info-options"),
+        help: "Print imgproxy's /info JSON instead (the bytes `vignette serve` answers at /info/…): its info options, '/'-separated ('' for the defaults), e.g. 'exif:1/avg:1/bh:4:3/chs:sha256'.")
+    var infoOptions: String?
+
     func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one file") }
+        if let infoOptions {
+            do { _ = try InfoCommand.parse(infoOptions) } catch { throw ValidationError("--info-options: \(error)") }
+            if placeholder != nil { throw ValidationError("--placeholder and --info-options do not go together (use th:1 or bh:4:3)") }
+        }
+    }
+
+    /// imgproxy info options from '/'-separated text, checked as `vignette serve` checks them.
+    static func parse(_ text: String) throws(ImagingError) -> ImageInfoOptions {
+        var options = ImageInfoOptions()
+        for segment in text.split(separator: "/") { try options.apply(segment) }
+        try options.recipe.validate(limits: .untrusted)
+        return options
     }
 
     func run() async throws {
@@ -48,6 +65,16 @@ struct InfoCommand: AsyncParsableCommand {
                 // The bytes, when more than the header is read: a download, a placeholder, an animation.
                 var data: Data?
                 if let remote, RemoteInputs.isURL(file) { data = try await remote.data(at: file) }
+                if let infoOptions {
+                    // The server's answer, through the same pipeline call: a file's header alone
+                    // unless pixels or hashsums are asked for; a URL's downloaded bytes.
+                    let options = try InfoCommand.parse(infoOptions)
+                    let source: ImageRequest.Source = if let bytes = data { .data(id: file, load: { bytes }) } else { .file(file) }
+                    var request = try options.recipe.request(for: source, limits: limits)
+                    request.options.insert(.disableDiskCache)
+                    print(try await pipeline.info(for: request, options: options))
+                    continue
+                }
                 if placeholder != nil, data == nil { data = try InputFile.read(file, limits: limits) }
                 let info = try data.map { try decoder.probe($0) } ?? decoder.probe(fileAt: file)
                 var placeholderText: (kind: String, value: String)?

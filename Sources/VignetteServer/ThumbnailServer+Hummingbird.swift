@@ -32,7 +32,8 @@ extension ThumbnailServer {
     }
 
     /// Mounts the server's routes on `router` (a Hummingbird `Router` or `RouterGroup` of your
-    /// application) under `prefix` (e.g. "images": `/images/health`, `/images/<imgproxy URL>`):
+    /// application) under `prefix` (e.g. "images": `/images/health`, `/images/<imgproxy URL>`,
+    /// `/images/info/<imgproxy info URL>`):
     /// embed the server in your own application with this server's pipeline and configuration.
     public func addRoutes<Methods: RouterMethods>(to router: Methods, prefix: String = "") {
         let trimmed = prefix.split(separator: "/").joined(separator: "/")
@@ -47,6 +48,11 @@ extension ThumbnailServer {
             return Response(await placeholderAnswer(
                 kind: PlaceholderKind(rawValue: kindName), path: imagePath, logger: context.logger,
                 disconnect: (context as? ServerRequestContext)?.disconnect))
+        }
+        group.get("info/**") { [self] request, context in
+            Response(await infoAnswer(
+                path: ThumbnailServer.imagePath(request.uri.path, mount: mount + "/info"), ifNoneMatch: request.headers[.ifNoneMatch],
+                logger: context.logger, disconnect: (context as? ServerRequestContext)?.disconnect))
         }
         group.get("**") { [self] request, context in
             await respond(

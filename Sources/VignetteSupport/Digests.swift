@@ -33,6 +33,17 @@ package enum Digests {
         return digest
     }
 
+    /// The lowercase hex digest of `bytes` by `kind` ("md5", "sha1", "sha256" or "sha512",
+    /// `g_compute_checksum_for_data`); nil for another kind.
+    package static func hex(of bytes: UnsafeRawBufferPointer, kind: String) -> String? {
+        let types = ["md5": G_CHECKSUM_MD5, "sha1": G_CHECKSUM_SHA1, "sha256": G_CHECKSUM_SHA256, "sha512": G_CHECKSUM_SHA512]
+        guard let type = types[kind] else { return nil }
+        let checksum = g_checksum_new(type)
+        defer { g_checksum_free(checksum) }
+        g_checksum_update(checksum, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
+        return g_checksum_get_string(checksum).map { String(cString: $0) }
+    }
+
     /// `bytes` as lowercase hex.
     package static func hex(_ bytes: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)

@@ -7,7 +7,7 @@ import Vignette
 extension VignetteVaporApplication {
     /// Mounts an imgproxy-compatible image server in the application under `prefix` (e.g.
     /// "img"): `/img/<imgproxy URL>` (signed or `insecure`, every option `vignette serve`
-    /// takes), `/img/placeholder/<thumbhash|blurhash>/<imgproxy URL>`, `/img/health`,
+    /// takes), `/img/placeholder/<thumbhash|blurhash>/<imgproxy URL>`, `/img/info/<imgproxy info URL>`, `/img/health`,
     /// `/img/ready` and `/img/metrics`. It is a `ThumbnailServer` with its own pipeline, made from
     /// `configuration` (whose host and port are not used: the application listens): the same
     /// answers, statuses, source rules, admission and metrics as `vignette serve`, through
@@ -32,6 +32,12 @@ extension VignetteVaporApplication {
             let path = ThumbnailServer.imagePath(request.url.path, mount: mount + "/placeholder/" + kind)
             return await ServiceContext.withValue(request.serviceContext) {
                 Response(await server.placeholderAnswer(kind: PlaceholderKind(rawValue: kind), path: path, logger: request.logger))
+            }
+        }
+        group.get("info", "**") { request in
+            let path = ThumbnailServer.imagePath(request.url.path, mount: mount + "/info")
+            return await ServiceContext.withValue(request.serviceContext) {
+                Response(await server.infoAnswer(path: path, ifNoneMatch: request.headers.first(name: .ifNoneMatch), logger: request.logger))
             }
         }
         group.get("**") { request in

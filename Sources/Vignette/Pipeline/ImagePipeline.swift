@@ -38,6 +38,8 @@ public final class ImagePipeline: Sendable {
         var images: [GraphKey<ImageKey>: SharedWork<ImageContainer>] = [:]
         var encodes: [GraphKey<EncodedImageKey>: SharedWork<EncodeResult>] = [:]
         var diskImages: [GraphKey<ImageKey>: SharedWork<ImageContainer?>] = [:]
+        /// `/info` answers (`info(for:options:)`), by result key.
+        var infos: [GraphKey<String>: SharedWork<String>] = [:]
         var tasks: [ObjectIdentifier: ImageTask] = [:]
         /// Disk keys of processed images being encoded for the disk cache.
         var storing: Set<String> = []
@@ -143,6 +145,7 @@ public final class ImagePipeline: Sendable {
                 graph.images.removeAll()
                 graph.encodes.removeAll()
                 graph.diskImages.removeAll()
+                graph.infos.removeAll()
             }
             return (Array(graph.tasks.values), Array(graph.loads.values), Array(graph.images.values),
                     Array(graph.encodes.values), Array(graph.diskImages.values))

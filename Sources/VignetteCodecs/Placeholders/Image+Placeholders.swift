@@ -23,9 +23,17 @@ extension Image {
             let hash = try ThumbHash.encode(width: small.width, height: small.height, rgba: PlaceholderPixels.rgba(small))
             return Data(hash).base64EncodedString()
         case .blurhash:
-            let small = try fitted(into: 32).pixels()
-            return try BlurHash.encode(PixelBuffer(width: small.width, height: small.height, bands: 4, bytes: PlaceholderPixels.rgba(small)))
+            return try blurHash(componentsX: 4, componentsY: 3)
         }
+    }
+
+    /// The image's BlurHash with `componentsX` × `componentsY` components (1–9 each), of the image
+    /// fitted into 32 × 32.
+    public func blurHash(componentsX: Int, componentsY: Int) throws(ImagingError) -> String {
+        let small = try fitted(into: 32).pixels()
+        return try BlurHash.encode(
+            PixelBuffer(width: small.width, height: small.height, bands: 4, bytes: PlaceholderPixels.rgba(small)),
+            componentsX: componentsX, componentsY: componentsY)
     }
 
     /// The image scaled down (never up) to fit a `side` × `side` box.

@@ -19,7 +19,7 @@ extension Image {
     /// (`offset` 0–1), or at the anchor (0 start, 0.5 middle, 1 end) moved by `offset` inward
     /// from an edge or forward from the middle (pixels from 1 on, else a fraction of `outer`);
     /// always inside `outer`.
-    static func cropStart(outer: Int, inner: Int, anchor: Double, offset: Double, focus: Bool) -> Int {
+    package static func cropStart(outer: Int, inner: Int, anchor: Double, offset: Double, focus: Bool) -> Int {
         let spare = max(0, outer - inner)
         let start: Int
         if focus {

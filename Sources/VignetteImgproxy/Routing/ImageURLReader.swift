@@ -41,21 +41,33 @@ package struct ImageURLReader: Sendable {
     }
 
     private func read(_ path: String) throws -> (recipe: ImageRecipe, source: String, delivery: ImgproxyOptions.Delivery) {
+        var segments = try signedSegments(path)
+        var recipe = ImageRecipe()
+        var delivery = ImgproxyOptions.Delivery()
+        if options.presets["default"] != nil { try options.applyPreset("default", to: &recipe, delivery: &delivery) }
+        while let segment = segments.first, segment.contains(":"), segment != "plain" {
+            try options.apply(segment, to: &recipe, delivery: &delivery)
+            segments = segments.dropFirst()
+        }
+        let (source, fileExtension) = try Self.source(of: segments)
+        if let fileExtension, !fileExtension.isEmpty { recipe.format = try ImgproxyOptions.format(fileExtension) }
+        return (recipe, source, delivery)
+    }
+
+    /// The signed part of `path` (after the signature, which is checked) split into segments.
+    func signedSegments(_ path: String) throws -> ArraySlice<Substring> {
         guard path.utf8.count <= 16_384 else { throw ServerFailure.badRequest("the URL is too long") }
         guard path.hasPrefix("/") else { throw ServerFailure.badRequest("the URL must start with /") }
         let rest = path.dropFirst()
         guard let slash = rest.firstIndex(of: "/") else { throw ServerFailure.badRequest("the URL has no options or source") }
         let signed = rest[slash...]
         try check(signature: rest[..<slash], of: signed)
+        return signed.dropFirst().split(separator: "/", omittingEmptySubsequences: false)[...]
+    }
 
-        var recipe = ImageRecipe()
-        var delivery = ImgproxyOptions.Delivery()
-        if options.presets["default"] != nil { try options.applyPreset("default", to: &recipe, delivery: &delivery) }
-        var segments = signed.dropFirst().split(separator: "/", omittingEmptySubsequences: false)[...]
-        while let segment = segments.first, segment.contains(":"), segment != "plain" {
-            try options.apply(segment, to: &recipe, delivery: &delivery)
-            segments = segments.dropFirst()
-        }
+    /// The source the segments after the options name (`plain/…[@ext]`, or base64url split by
+    /// `/`, with `.ext`), and its extension, if any.
+    static func source(of segments: ArraySlice<Substring>) throws -> (source: String, fileExtension: Substring?) {
         guard let first = segments.first, !first.isEmpty else { throw ServerFailure.badRequest("the URL has no source") }
         let source: String
         var fileExtension: Substring?
@@ -82,11 +94,10 @@ package struct ImageURLReader: Sendable {
             }
             source = decoded
         }
-        if let fileExtension, !fileExtension.isEmpty { recipe.format = try ImgproxyOptions.format(fileExtension) }
         guard !source.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
             throw ServerFailure.badRequest("the source holds control characters")
         }
-        return (recipe, source, delivery)
+        return (source, fileExtension)
     }
 
     /// The order for `path`: what to fetch and the recipe to make of it, checked against the

@@ -1,0 +1,133 @@
+/// What imgproxy's `/info` endpoint is asked to report about a source, read from its info options
+/// (`size:1/exif:0/avg:1/bh:4:3/chs:sha256/…`, imgproxy's names and defaults), plus the recipe the
+/// pixel facts are computed from: `ImageRecipe.placeholder` (the image upright and fitted into
+/// 100 × 100, the same node as the `/placeholder` route's) with the options shared with image
+/// URLs applied to it (`max_src_resolution`, `max_src_file_size`, `cachebuster`, `expires`).
+///
+/// Facts that need no pixels (size, format, dimensions, EXIF, IPTC, XMP, colour space, bands,
+/// sample format, pages, alpha) come from the header alone; `crop`, `palette`, `average`,
+/// `dominant_colors`, `blurhash` and `thumbhash` from the recipe's image; `calc_hashsums` from
+/// the source's bytes. `detect_objects` needs a machine-learning model and is refused.
+public struct ImageInfoOptions: Sendable, Hashable {
+    public var size = true, format = true, dimensions = true
+    public var exif = true, iptc = true, xmp = true
+    /// Asked for but not reported for images (imgproxy reports it for videos only).
+    public var videoMeta = true
+    public var colourSpace = false, bands = false, sampleFormat = false, pagesNumber = false, alpha = false
+    /// A crop whose relative coordinates are reported (`crop:W:H:GRAVITY`); nil for none.
+    public var crop: ImageRecipe.Crop?
+    /// How many palette colours to report (0 for none, else 2–256).
+    public var palette = 0
+    public var average = false, averageIgnoresTransparent = true
+    public var dominantColours = false, buildMissingColours = false
+    /// BlurHash components across and down (1–9 each); 0 for no BlurHash.
+    public var blurHashX = 0, blurHashY = 0
+    public var thumbHash = false
+    /// Digests of the source's bytes to report: md5, sha1, sha256, sha512.
+    public var hashsums: [String] = []
+    /// What the pixel facts are computed from (see the type's documentation).
+    public var recipe = ImageRecipe.placeholder
+    /// `expires` and the like, shared with image URLs.
+    public var delivery = ImgproxyOptions.Delivery()
+
+    public init() {}
+
+    /// The digests `calc_hashsums` may name.
+    public static let hashsumKinds: Set<String> = ["md5", "sha1", "sha256", "sha512"]
+
+    /// Whether the answer needs decoded pixels (the recipe's image).
+    public var needsPixels: Bool {
+        crop != nil || palette > 0 || average || dominantColours || blurHashX > 0 || thumbHash
+    }
+
+    /// Whether the answer needs the source's bytes in memory (not only its header).
+    public var needsBytes: Bool { !hashsums.isEmpty }
+
+    /// Applies one `name:args` info option; `.invalidArgument` for an unknown option or a value
+    /// out of range (400), and for `detect_objects` asked for.
+    public mutating func apply(_ segment: Substring) throws(ImagingError) {
+        let parts = segment.split(separator: ":", omittingEmptySubsequences: false)
+        guard let name = parts.first, !name.isEmpty else { throw ImgproxyOptions.invalid("an empty option") }
+        let arguments = ImgproxyOptions.Arguments(option: String(name), values: Array(parts.dropFirst()))
+        func flag() throws(ImagingError) -> Bool {
+            try arguments.count(1...1)
+            return try arguments.flag(0)
+        }
+        switch arguments.option {
+        case "size", "s": size = try flag()
+        case "format", "f": format = try flag()
+        case "dimensions", "d": dimensions = try flag()
+        case "exif": exif = try flag()
+        case "iptc": iptc = try flag()
+        case "xmp": xmp = try flag()
+        case "video_meta", "vm": videoMeta = try flag()
+        case "colorspace", "cs": colourSpace = try flag()
+        case "bands": bands = try flag()
+        case "sample_format", "sf": sampleFormat = try flag()
+        case "pages_number", "pn": pagesNumber = try flag()
+        case "alpha", "a": alpha = try flag()
+        case "thumbhash", "thumb_hash", "th": thumbHash = try flag()
+        case "detect_objects", "do":
+            if try flag() { throw ImgproxyOptions.invalid("detect_objects needs an object-detection model, which Vignette does not have") }
+        case "crop", "c":
+            try arguments.count(1...5)
+            var scratch = ImageRecipe()
+            var delivery = ImgproxyOptions.Delivery()
+            try ImgproxyOptions().apply(segment, to: &scratch, delivery: &delivery)
+            crop = scratch.crop
+        case "palette", "p":
+            try arguments.count(1...1)
+            let colours = try arguments.integer(0, in: 0...256)
+            guard colours == 0 || colours >= 2 else { throw ImgproxyOptions.invalid("palette: 1 is not in 2–256") }
+            palette = colours
+        case "average", "avg":
+            try arguments.count(1...2)
+            average = try arguments.flag(0)
+            if arguments.has(1) { averageIgnoresTransparent = try arguments.flag(1) }
+        case "dominant_colors", "dc":
+            try arguments.count(1...2)
+            dominantColours = try arguments.flag(0)
+            if arguments.has(1) { buildMissingColours = try arguments.flag(1) }
+        case "blurhash", "bh":
+            try arguments.count(2...2)
+            blurHashX = try arguments.integer(0, in: 0...9)
+            blurHashY = try arguments.integer(1, in: 0...9)
+            if blurHashX == 0 || blurHashY == 0 { (blurHashX, blurHashY) = (0, 0) }
+        case "calc_hashsums", "chs":
+            var kinds: [String] = []
+            for value in arguments.values where !value.isEmpty {
+                guard Self.hashsumKinds.contains(String(value)) else {
+                    throw ImgproxyOptions.invalid("calc_hashsums: \(ImgproxyOptions.shown(String(value))) is not md5, sha1, sha256 or sha512")
+                }
+                if !kinds.contains(String(value)) { kinds.append(String(value)) }
+            }
+            hashsums = kinds
+        case "max_src_resolution", "msr", "max_src_file_size", "msfs", "cachebuster", "cb", "expires", "exp":
+            try ImgproxyOptions().apply(segment, to: &recipe, delivery: &delivery)
+        case "page", "pg":
+            // Pages other than the first are not read by /info yet: the first is what it reports.
+            try arguments.count(1...1)
+            guard try arguments.integer(0, in: 0...1_000_000) == 0 else { throw ImgproxyOptions.invalid("page: /info reads the first page only") }
+        default:
+            throw ImgproxyOptions.invalid("unknown info option \(ImgproxyOptions.shown(arguments.option))")
+        }
+    }
+
+    /// A stable text of every option that changes the answer, for cache keys and ETags.
+    public var identifier: String {
+        var parts: [String] = []
+        let flags: [(String, Bool)] = [
+            ("s", size), ("f", format), ("d", dimensions), ("exif", exif), ("iptc", iptc), ("xmp", xmp), ("cs", colourSpace),
+            ("bands", bands), ("sf", sampleFormat), ("pn", pagesNumber), ("a", alpha), ("th", thumbHash),
+        ]
+        parts.append(flags.map { $0.1 ? "1" : "0" }.joined())
+        if let crop { parts.append("c\(crop.width)x\(crop.height)\(crop.gravity?.rawValue ?? "")\(crop.position.map { "\($0.x),\($0.y),\($0.isFocusPoint)" } ?? "")") }
+        if palette > 0 { parts.append("p\(palette)") }
+        if average { parts.append("avg\(averageIgnoresTransparent ? 1 : 0)") }
+        if dominantColours { parts.append("dc\(buildMissingColours ? 1 : 0)") }
+        if blurHashX > 0 { parts.append("bh\(blurHashX)x\(blurHashY)") }
+        if !hashsums.isEmpty { parts.append("chs" + hashsums.joined(separator: ",")) }
+        if let buster = recipe.cacheBuster { parts.append("cb" + buster) }
+        return "info1:" + parts.joined(separator: "/")
+    }
+}
