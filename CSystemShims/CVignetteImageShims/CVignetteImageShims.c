@@ -65,6 +65,7 @@ int vgn_open_module(const char *name) {
             g_module_make_resident(module);
             loaded = 1;
             if (strcmp(name, "jxl") == 0) vgn_allow_jxl();
+            if (strcmp(name, "poppler") == 0) vgn_allow_pdf();
         }
         g_free(path);
         g_free(libdir);
@@ -90,6 +91,8 @@ int vgn_init(const char *argv0, int redirect_modules) {
     vips_block_untrusted_set(TRUE);
     // ... but not JPEG XL's (see vgn_allow_jxl), when libvips loaded its module already.
     vgn_allow_jxl();
+    // ... nor the SVG source loader, which only ever sees what SVGSanitizer let through.
+    vips_operation_block_set("VipsForeignLoadSvgSource", FALSE);
     // The pipeline caches what matters; libvips' operation cache would only hold memory.
     vips_cache_set_max(0);
     vips_cache_set_max_mem(0);
@@ -100,6 +103,10 @@ int vgn_init(const char *argv0, int redirect_modules) {
 void vgn_allow_jxl(void) {
     vips_operation_block_set("VipsForeignLoadJxl", FALSE);
     vips_operation_block_set("VipsForeignSaveJxl", FALSE);
+}
+
+void vgn_allow_pdf(void) {
+    vips_operation_block_set("VipsForeignLoadPdfSource", FALSE);
 }
 
 void vgn_unref(void *object) {
@@ -384,6 +391,10 @@ void vgn_atomic_set(int *value) { __atomic_store_n(value, 1, __ATOMIC_RELEASE); 
 
 int vgn_atomic_get(const int *value) { return __atomic_load_n(value, __ATOMIC_ACQUIRE); }
 
+void vgn_atomic_store(int *value, int new_value) { __atomic_store_n(value, new_value, __ATOMIC_RELEASE); }
+
+int vgn_monotonic_seconds(void) { return (int)(g_get_monotonic_time() / G_USEC_PER_SEC); }
+
 static void vgn_cancel_on_eval(VipsImage *image, VipsProgress *progress, void *user) {
     (void)progress;
     int *flag = (int *)user;
@@ -391,6 +402,12 @@ static void vgn_cancel_on_eval(VipsImage *image, VipsProgress *progress, void *u
     if (vgn_atomic_get(&flag[0])) {
         vips_image_set_kill(image, TRUE);
         vgn_atomic_set(&flag[1]);
+    }
+    // A deadline (seconds of the monotonic clock, 0 for none) stops the computation the same way.
+    int deadline = vgn_atomic_get(&flag[3]);
+    if (deadline && g_get_monotonic_time() / G_USEC_PER_SEC >= deadline && !vgn_atomic_get(&flag[4])) {
+        vips_image_set_kill(image, TRUE);
+        vgn_atomic_set(&flag[4]);
     }
 }
 

@@ -23,7 +23,7 @@ extension FrameSelection: ExpressibleByArgument {}
 
 /// `--format`: a format, or `auto` (`--alpha-format` for images with alpha, JPEG otherwise).
 enum OutputFormatChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case auto, jpeg, png, webp, heic, avif, gif, jxl, tiff, bmp, ico
+    case auto, jpeg, png, webp, heic, avif, gif, jxl, tiff, bmp, ico, svg
 
     /// The recipe's format, read by the one format-name parser (`ImgproxyOptions.format`): nil for auto.
     var format: ImageFormat? { self == .auto ? nil : try? ImgproxyOptions.format(rawValue[...]) }

@@ -58,6 +58,9 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Option(help: "For animated GIF and WebP inputs: all (the default) keeps every frame, the delays and the loop count (written as animated WebP, or GIF with --format gif); first writes a still of the first frame.")
     var frames: FrameSelection?
 
+    @Option(help: "For PDF inputs: the page to render, counted from 0 (the first, by default).")
+    var page: Int?
+
     @Option(help: "What --format auto writes for images with alpha: png, webp or avif.")
     var alphaFormat: AlphaFormatChoice = .png
 
@@ -139,6 +142,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         if keepMetadata || strip == false { recipe.stripMetadata = false } else if strip == true { recipe.stripMetadata = true }
         if keepProfile { recipe.stripColourProfile = false }
         if let frames { recipe.frames = frames }
+        if let page { recipe.page = page }
         try operations.apply(to: &recipe)
         return recipe
     }

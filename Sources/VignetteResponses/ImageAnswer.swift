@@ -81,6 +81,8 @@ extension ImageFormat {
         case .jxl: "image/jxl"
         case .bmp: "image/bmp"
         case .ico: "image/x-icon"
+        case .svg: "image/svg+xml"
+        case .pdf: "application/pdf"
         default: "application/octet-stream"
         }
     }

@@ -28,6 +28,11 @@ int vgn_open_module(const char *name);
 /// the reference implementation and OSS-Fuzz fuzzes it; only bytes with a JXL signature reach it).
 /// A no-op until the jxl module is loaded; vgn_init and vgn_open_module call it.
 void vgn_allow_jxl(void);
+/// vips_operation_block_set(FALSE) on libvips' PDF source loader alone (pdfload_source, poppler),
+/// once the poppler module is loaded; the file and buffer loaders stay blocked. The SVG source
+/// loader is unblocked by vgn_init the same way. Vignette decides before either sees bytes:
+/// SVG is sanitised first (SVGSanitizer), PDF is an opt-in (DecodingLimits.allowedInputs).
+void vgn_allow_pdf(void);
 
 /* mallopt(M_ARENA_MAX, count): 1 on success (glibc). */
 int vgn_set_malloc_arena_max(int count);
@@ -139,8 +144,10 @@ int vgn_gifsave(VipsImage *in, void **buffer, size_t *length, int effort, int bi
                 double dither, int strip);
 
 // --- cancellation (a C callback on libvips' "eval" signal) ---
-/// `flag` is three ints Swift owns: [0] set (atomically) to ask for a stop, [1] set here once libvips
-/// was told to stop, [2] set here at the first "eval" (the computation has begun). Turns progress signals on for `image` and connects an "eval" handler that sets
+/// `flag` is five ints Swift owns: [0] set (atomically) to ask for a stop, [1] set here once libvips
+/// was told to stop, [2] set here at the first "eval" (the computation has begun), [3] a deadline
+/// in seconds of the monotonic clock (vgn_monotonic_seconds; 0 for none), [4] set here once the
+/// deadline stopped the computation. Turns progress signals on for `image` and connects an "eval" handler that sets
 /// libvips' kill flag (vips_image_set_kill) on it once flag[0] is set, so the computation stops at
 /// its next tile. Returns the handler id for vgn_cancel_unwatch.
 unsigned long vgn_cancel_watch(VipsImage *image, int *flag);
@@ -148,6 +155,9 @@ void vgn_cancel_unwatch(VipsImage *image, unsigned long handler);
 /// Atomic store and load of one of those ints.
 void vgn_atomic_set(int *value);
 int vgn_atomic_get(const int *value);
+void vgn_atomic_store(int *value, int new_value);
+/// g_get_monotonic_time() in whole seconds.
+int vgn_monotonic_seconds(void);
 
 // --- libheif (a C callback) ---
 /// heif_context_write with a writer that collects the output into one malloc'd buffer.

@@ -14,6 +14,9 @@ public struct OutputEncoding: Sendable, Hashable, CustomStringConvertible {
     /// count; nil writes a still of the first frame in the format `format(for:)` picks.
     /// `fixed(_:)` keeps animations in WebP and GIF; see `keepingAnimation(as:)`.
     public private(set) var animatedFormat: EncodingFormat?
+    /// Whether the result is the SVG source itself, sanitised (`SVGDocument.sanitized`), with no
+    /// decode and no processing: `sanitizedSVG`, imgproxy's `f:svg`.
+    public private(set) var passesSVGThrough = false
 
     init(id: String, choose: @escaping @Sendable (Image) -> EncodingFormat) {
         choiceID = id
@@ -56,6 +59,15 @@ public struct OutputEncoding: Sendable, Hashable, CustomStringConvertible {
         guard let animatedFormat, thumbnail?.frames == .all, info.isAnimated else { return nil }
         return animatedFormat
     }
+
+    /// The SVG source itself, sanitised (`SVGDocument.sanitized`): imgproxy's `f:svg`, which it
+    /// answers for SVG sources only (others fail with `.unsupportedFormat`).
+    public static let sanitizedSVG: OutputEncoding = {
+        // No image is ever encoded with it: the PNG is never chosen.
+        var encoding = OutputEncoding(id: "svg") { _ in .png(PNGOptions()) }
+        encoding.passesSVGThrough = true
+        return encoding
+    }()
 
     /// A choice made per image by `choose`, named `id`.
     public static func custom(id: String, _ choose: @escaping @Sendable (Image) -> EncodingFormat) -> OutputEncoding {

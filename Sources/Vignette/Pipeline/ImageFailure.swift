@@ -159,14 +159,19 @@ extension ImagePipelineError: ImageFailureConvertible {
 
 extension ImagingError: ImageFailureConvertible {
     /// The answer for an imaging failure, by its kind: `invalidArgument` 400, `limitExceeded` 413,
-    /// `unsupportedFormat` and `encoderUnavailable` 415, `corruptData` and `truncatedData` 422,
+    /// `unsupportedFormat` (an opt-in kind not allowed, such as PDF, saying so) and `encoderUnavailable` 415, `corruptData` and `truncatedData` 422,
     /// `cancelled` 503, and `io` and `operationFailed` 500 (a file that cannot be read is the
     /// service's problem; a missing one is found by the loader, `DataLoadingError.Kind.notFound`).
     public var imageFailure: ImageFailure {
         switch kind {
         case .invalidArgument: ImageFailure(.badRequest, reason: "the processing options cannot be applied")
         case .limitExceeded: ImageFailure(.contentTooLarge, reason: "the image is over a limit")
-        case .unsupportedFormat: ImageFailure(.unsupportedMediaType, reason: "the source is not an image format that can be read")
+        case .unsupportedFormat:
+            if case .inputNotAllowed(let kinds) = code {
+                ImageFailure(.unsupportedMediaType, reason: "\(kinds.description.uppercased()) sources are not allowed on this server")
+            } else {
+                ImageFailure(.unsupportedMediaType, reason: "the source is not an image format that can be read")
+            }
         case .encoderUnavailable: ImageFailure(.unsupportedMediaType, reason: "the output format cannot be written")
         case .corruptData, .truncatedData: ImageFailure(.unprocessableContent, reason: "the source image is broken")
         case .cancelled: .stopped

@@ -108,7 +108,17 @@ extension ImagePipeline {
             // An animation is told from a still by its bytes: those requests load them first.
             let mayKeepFrames = encoding.animatedFormat != nil && request.thumbnail?.frames == .all
             let encoded: EncodedImage
-            if !mayKeepFrames, let cached = cachedImage(for: request), !cached.isPreview {
+            if encoding.passesSVGThrough {
+                let data = try await work.value(of: loadWork(for: request, trace: work.trace))
+                encoded = try await work.run(on: decoding, span: "vignette.sanitize_svg") { _ throws -> EncodedImage in
+                    do throws(ImagingError) {
+                        let (svg, size) = try SVGDocument.sanitized(data, limits: limits)
+                        return EncodedImage(data: svg, format: .svg, width: size.width, height: size.height)
+                    } catch {
+                        throw ImagePipelineError.encodingFailed(error)
+                    }
+                }
+            } else if !mayKeepFrames, let cached = cachedImage(for: request), !cached.isPreview {
                 encoded = try await work.run(on: self.encoding, span: "vignette.encode") { [metrics] span throws -> EncodedImage in
                     metrics.encodes.increment()
                     return try ImagePipeline.encode(cached.image, as: encoding, limits: limits, span: span)

@@ -62,6 +62,7 @@ extension ImageRecipe {
     }
 
     private func chosenEncoding(accepting: Set<ImageFormat>) throws(ImagingError) -> (encoding: OutputEncoding, negotiated: Bool) {
+        if format == .svg { return (.sanitizedSVG, false) }
         if let format { return (.fixed(try encodingFormat(format)), false) }
         for preferred in [ImageFormat.avif, .webp] where accepting.contains(preferred) {
             return (.fixed(try encodingFormat(preferred)), true)

@@ -93,6 +93,7 @@ extension ImageRecipe {
         thumbnail.blurSigma = blur
         thumbnail.keepProfile = !stripColourProfile
         thumbnail.frames = frames
+        thumbnail.page = page
         let canvas = PixelSize(width: Self.scaled(box.width, zoomX), height: Self.scaled(box.height, zoomY))
         var plan = RecipePlan(
             thumbnail: thumbnail, processors: processors(extendingTo: canvas, watermark: watermark), box: canvas, extends: extend, turnsBox: turnsBox)

@@ -102,6 +102,8 @@ public struct ImageRecipe: Sendable, Hashable, Codable {
     public var stripColourProfile = true
     /// For animated GIF and WebP sources written as WebP or GIF: every frame, or a still of the first.
     public var frames: FrameSelection = .all
+    /// The page of a PDF source, 0 for the first (imgproxy's `page`/`pg`; `ThumbnailOptions.page`).
+    public var page = 0
     /// The output format; nil chooses one per image (`encoding(accepting:)`).
     public var format: ImageFormat?
     /// The quality of every lossy format, 1–100; nil for each format's default (`defaultQuality(for:)`).

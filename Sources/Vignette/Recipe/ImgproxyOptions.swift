@@ -129,6 +129,9 @@ public struct ImgproxyOptions: Sendable {
         case "max_src_file_size", "msfs":
             try arguments.count(1...1)
             recipe.limits.maxSourceBytes = try arguments.integer(0, in: 1...Int(Int32.max))
+        case "page", "pg":
+            try arguments.count(1...1)
+            recipe.page = try arguments.integer(0, in: 0...ThumbnailOptions.maximumPage)
         case "max_animation_frames", "maf":
             try arguments.count(1...1)
             recipe.limits.maxFrames = try arguments.integer(0, in: 1...1_000_000)
@@ -205,6 +208,7 @@ public struct ImgproxyOptions: Sendable {
         case "tiff", "tif": return .tiff
         case "bmp": return .bmp
         case "ico": return .ico
+        case "svg": return .svg
         default: throw ImagingError(.unsupportedFormat, "Vignette cannot write \(shown(String(text)))")
         }
     }

@@ -42,6 +42,8 @@ struct DecodePlan {
                     width: Int((Double(stored.width) * scale).rounded()), height: Int((Double(stored.height) * scale).rounded()))
                 if decoded.covers(target) { return shrunk(source, header, decoded, scale, ["scale=\(scale)"]) }
             }
+        case .svg, .pdf:
+            return rendered(covering: target, source, header)
         default:
             break
         }
@@ -59,6 +61,9 @@ struct DecodePlan {
             if shrink > 1 { return shrunk(source, header, jpegShrunk(stored, by: shrink), 1 / Double(shrink), []) }
         case .webp:
             return shrunk(source, header, target, Double(target.width) / Double(max(1, stored.width)), [])
+        case .svg, .pdf:
+            // vips_thumbnail renders a vector source at the scale of the box, as Vignette does.
+            return rendered(covering: target, source, header)
         default:
             break
         }
@@ -69,6 +74,21 @@ struct DecodePlan {
     /// shorter than the shrink: a shrink libvips must never be asked for).
     static func jpegShrunk(_ stored: PixelSize, by shrink: Int) -> PixelSize {
         PixelSize(width: stored.width / shrink, height: stored.height / shrink)
+    }
+
+    /// An SVG or PDF page rendered at the scale whose size covers `target` (libvips' `scale`
+    /// option of `svgload` and `pdfload`; each side rounded to the nearest pixel, as they do):
+    /// the vector form of shrink-on-load, for reducing and enlarging alike.
+    static func rendered(covering target: PixelSize, _ source: LoadedSource, _ header: Image) -> DecodePlan {
+        let stored = PixelSize(width: max(1, header.width), height: max(1, header.height))
+        var scale = max(Double(target.width) / Double(stored.width), Double(target.height) / Double(stored.height))
+        func size(_ scale: Double) -> PixelSize {
+            PixelSize(
+                width: max(1, Int((Double(stored.width) * scale).rounded())), height: max(1, Int((Double(stored.height) * scale).rounded())))
+        }
+        // Nudged up where the product falls just short of a whole pixel.
+        for _ in 0..<8 where !size(scale).covers(target) { scale = scale.nextUp * 1.000_001 }
+        return shrunk(source, header, size(scale), scale, ["scale=\(scale)"])
     }
 
     private static func shrunk(

@@ -57,6 +57,12 @@ extension DecodingCost {
             // 8-bit RGB files, 5.7–6.3 bytes a pixel in all, so about 4 beyond the pixels.
             extraMemory = Int.saturating(stored.width, stored.height, libjxlBytesPerPixel)
             note = " (libjxl's own buffers beside the pixels)"
+        case .svg, .pdf:
+            // A vector source is drawn at the size asked for: the work is the pixels rendered,
+            // whatever its nominal size.
+            full = out
+            bands = 4
+            bytesPerBand = 1
         case .webp where header.pageCount > 1:
             // Animation frames are decoded and composed on the full canvas, as RGBA, before any
             // scaling (GIF frames are canvas-sized anyway, and GIF has no shrink-on-load).

@@ -38,6 +38,12 @@ public struct DecodingLimits: Sendable, Hashable, Codable {
     public var maxFrames: Int
     /// How damaged input is treated.
     public var failOn: FailOn
+    /// The opt-in kinds of input taken (PDF); the others are refused as `.unsupportedFormat` with
+    /// `ImagingError.Code.inputNotAllowed`. All by default.
+    public var allowedInputs: InputKinds = .all
+    /// Most seconds an SVG or PDF page may take to render (libvips' kill flag, checked between
+    /// tiles): past it the render fails with `.limitExceeded`. 10 by default.
+    public var maxRenderSeconds = 10
 
     /// Limits with every budget given; `.untrusted` holds the defaults for input from outside.
     public init(
@@ -69,6 +75,12 @@ public struct DecodingLimits: Sendable, Hashable, Codable {
         if count > maxInputBytes {
             throw ImagingError(.limitExceeded, "input is \(count) bytes, over the limit of \(maxInputBytes)")
         }
+    }
+
+    /// Refuses `format` when it is an opt-in kind not in `allowedInputs`.
+    func checkAllowed(_ format: ImageFormat) throws(ImagingError) {
+        guard let kind = InputKinds.of(format), !allowedInputs.contains(kind) else { return }
+        throw ImagingError(.unsupportedFormat, "\(format.rawValue.uppercased()) input is not allowed here", code: .inputNotAllowed(kind))
     }
 
     func checkFrames(_ count: Int) throws(ImagingError) {

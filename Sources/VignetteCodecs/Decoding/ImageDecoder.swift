@@ -18,6 +18,10 @@ import VignetteSupport
 public struct ImageDecoder: Sendable {
     /// The budget every probe and decode is checked against, from the header, before any pixel.
     public var limits: DecodingLimits
+    /// The page of a PDF read, 0 for the first (other formats ignore it). An SVG is sanitised
+    /// (`SVGSanitizer`) and both are drawn at their nominal size (a PDF at 72 dpi); a thumbnail
+    /// (`Thumbnailer`) draws them at the size of its box instead.
+    public var page = 0
 
     /// A decoder within `limits`.
     public init(limits: DecodingLimits = .untrusted) {
@@ -27,7 +31,7 @@ public struct ImageDecoder: Sendable {
     /// The header of `data`: format, size, bands, alpha, orientation, pages and embedded thumbnail.
     /// No pixels are decoded.
     public func probe(_ data: Data) throws(ImagingError) -> ImageInfo {
-        let source = try LoadedSource(data: data, limits: limits)
+        let source = try LoadedSource(data: data, limits: limits, page: page)
         let header = try source.load(failOn: .none)
         let format = source.refinedFormat(of: header)
         var thumbnail: PixelSize?
@@ -53,10 +57,11 @@ public struct ImageDecoder: Sendable {
 
     /// `decode(_:)`, stopped part-way when `cancellation` is cancelled (`ImagingError.Kind.cancelled`).
     public func decode(_ data: Data, cancellation: ImagingCancellation?) throws(ImagingError) -> Image {
-        let source = try LoadedSource(data: data, limits: limits)
+        let source = try LoadedSource(data: data, limits: limits, page: page)
         let header = try source.load(failOn: limits.failOn)
-        try limits.checkFrames(header.pageCount)
+        try limits.checkFrames(source.format.isVector ? 1 : header.pageCount)
         try limits.check(DecodePlan.full(source, header).cost)
+        let cancellation = limits.renderDeadline(cancellation, for: source.data)
         do {
             return try header.materialized(cancellation: cancellation)
         } catch where (error.kind == .corruptData || error.kind == .truncatedData) && limits.failOn != .none {

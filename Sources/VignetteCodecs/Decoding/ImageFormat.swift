@@ -21,10 +21,20 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, Custom
     public static let tiff = ImageFormat(rawValue: "tiff")
     /// JPEG XL (libjxl through libvips' `jxlload`/`jxlsave`), media type image/jxl.
     public static let jxl = ImageFormat(rawValue: "jxl")
+    /// SVG: sanitised by Vignette (`SVGSanitizer`), rendered by librsvg through libvips' `svgload`
+    /// at the scale the result needs; media type image/svg+xml.
+    public static let svg = ImageFormat(rawValue: "svg")
+    /// PDF: one page rendered by poppler through libvips' `pdfload` at the resolution the result
+    /// needs; an opt-in input (`DecodingLimits.allowedInputs`).
+    public static let pdf = ImageFormat(rawValue: "pdf")
     /// BMP: written by Vignette (`BMPWriter`); not read (libvips reads it only through ImageMagick).
     public static let bmp = ImageFormat(rawValue: "bmp")
     /// ICO: a PNG in an icon container, written by Vignette (`ICOWriter`); not read.
     public static let ico = ImageFormat(rawValue: "ico")
+
+    /// Whether the format is drawn rather than stored as pixels (SVG, PDF): its size is nominal,
+    /// and it is rendered at the size a result needs, enlarged as freely as reduced.
+    public var isVector: Bool { self == .svg || self == .pdf }
 
     /// The name.
     public var description: String { rawValue }
@@ -57,6 +67,8 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, Custom
         case "gif", "nsgif": return .gif
         case "tiff": return .tiff
         case "jxl": return .jxl
+        case "svg": return .svg
+        case "pdf": return .pdf
         default: return ImageFormat(rawValue: name)
         }
     }

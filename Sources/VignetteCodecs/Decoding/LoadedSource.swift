@@ -8,17 +8,63 @@ internal import CVignetteVips
 
 /// Encoded bytes handed to libvips as a `VipsSource` that owns a copy of them, plus the loader
 /// libvips picked for them. One source can be loaded several times (header, then shrunk pixels).
+///
+/// An SVG is sanitised first (`SVGSanitizer`): the source, and `data`, hold the sanitised document,
+/// the only bytes librsvg sees. A PDF is refused unless `DecodingLimits.allowedInputs` has it, and
+/// every load of it reads page `page`.
 final class LoadedSource: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<VipsSource>
     let data: Data
     /// libvips' loader nickname, e.g. "jpegload_source".
     let loader: String
     let format: ImageFormat
+    /// The page a PDF is read at (0 is the first); other formats ignore it.
+    let page: Int
 
     /// Copies `data` into a libvips blob and finds a (trusted) loader for it.
-    init(data: Data, limits: DecodingLimits) throws(ImagingError) {
+    init(data: Data, limits: DecodingLimits, page: Int = 0) throws(ImagingError) {
         try ImagingRuntime.ensureInitialised()
         try limits.checkBytes(data.count)
+        guard page >= 0 else { throw ImagingError(.invalidArgument, "page must be 0 or more, got \(page)") }
+        var (made, name) = try Self.found(data)
+        var bytes = data
+        // librsvg sees only the sanitised document; libvips' sniff is for the first kilobyte,
+        // which a long prologue can fill, so Vignette sniffs too.
+        if name.map({ ImageFormat.fromLoader($0) == .svg }) ?? SVGSanitizer.looksLikeSVG(data) {
+            vgn_unref(made)
+            bytes = try SVGSanitizer.sanitize(data)
+            (made, name) = try Self.found(bytes)
+            guard name.map({ ImageFormat.fromLoader($0) == .svg }) ?? false else {
+                vgn_unref(made)
+                throw ImagingError(.unsupportedFormat, "not an SVG document librsvg reads")
+            }
+        }
+        guard let name else {
+            // Thrown before every property is set, so deinit will not run: the source (and its
+            // copy of the bytes) is released here.
+            vgn_unref(made)
+            let reason = ImagingError.oneLine(VipsErrors.take())
+            throw ImagingError(.unsupportedFormat, "not a supported image format (\(reason))")
+        }
+        // Sniffing leaves "bad seek" notes in the error buffer even when a loader is found.
+        vips_error_clear()
+        let format = ImageFormat.fromLoader(name)
+        do {
+            try limits.checkAllowed(format)
+        } catch {
+            vgn_unref(made)
+            throw error
+        }
+        self.pointer = made
+        self.data = bytes
+        self.loader = name
+        self.format = format
+        self.page = page
+    }
+
+    /// A libvips source over a copy of `data` and the loader libvips finds for it (nil for none),
+    /// opening the on-demand module the bytes need first.
+    private static func found(_ data: Data) throws(ImagingError) -> (UnsafeMutablePointer<VipsSource>, String?) {
         VipsErrors.reset()
         guard !data.isEmpty else { throw ImagingError(.unsupportedFormat, "input is empty") }
         let made = data.withUnsafeBytes { raw in vgn_source_new_copying(raw.baseAddress, raw.count) }
@@ -28,19 +74,7 @@ final class LoadedSource: @unchecked Sendable {
             vips_error_clear()
             found = vips_foreign_find_load_source(made)
         }
-        guard let name = found else {
-            // Thrown before every property is set, so deinit will not run: the source (and its
-            // copy of the bytes) is released here.
-            vgn_unref(made)
-            let reason = ImagingError.oneLine(VipsErrors.take())
-            throw ImagingError(.unsupportedFormat, "not a supported image format (\(reason))")
-        }
-        // Sniffing leaves "bad seek" notes in the error buffer even when a loader is found.
-        vips_error_clear()
-        self.pointer = made
-        self.data = data
-        self.loader = String(cString: name)
-        self.format = ImageFormat.fromLoader(loader)
+        return (made, found.map { String(cString: $0) })
     }
 
     /// How many `VipsSource`s are alive in the process (`vgn_live_source_count`): a seam for tests
@@ -52,9 +86,17 @@ final class LoadedSource: @unchecked Sendable {
     /// Loads the image lazily with libvips: only the header is read until pixels are asked for.
     /// `extra` holds loader options such as "shrink=2" or "scale=0.25".
     func load(failOn: FailOn, access: String = "sequential", extra: [String] = []) throws(ImagingError) -> Image {
+        let extra = format == .pdf && page > 0 ? ["page=\(page)"] + extra : extra
         let options = (["access=\(access)", "fail_on=\(failOn.rawValue)"] + extra).joined(separator: ",")
         guard let image = vgn_image_new_from_source(pointer, options) else {
             let error = VipsErrors.decodingError()
+            if format == .pdf, page > 0, let first = vgn_image_new_from_source(pointer, "access=\(access)") {
+                let pages = Image(owning: first).pageCount
+                if page >= pages {
+                    vips_error_clear()
+                    throw ImagingError(.invalidArgument, "page \(page) is past the document's last (it has \(pages), counted from 0)")
+                }
+            }
             // Truncated means "decodes leniently, with what is missing filled in"; a header that
             // cannot be read even leniently (a file cut off before its frame header) is corrupt.
             guard error.kind == .truncatedData else { throw error }

@@ -51,6 +51,8 @@ public struct ImagingError: Error, Sendable, Equatable, CustomStringConvertible 
         /// libwebpmux failed to assemble a file (an animation, a profile's chunk): its
         /// `WebPMuxError` (`WEBP_MUX_INVALID_ARGUMENT` -1, `WEBP_MUX_BAD_DATA` -2, …).
         case libwebpmux(Int32)
+        /// The input is of an opt-in kind (PDF) that `DecodingLimits.allowedInputs` leaves out.
+        case inputNotAllowed(InputKinds)
     }
 
     /// What went wrong, to branch on.

@@ -78,6 +78,9 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
     /// Where a crop to the result is taken from, beyond `crop`'s anchor: offsets inward from the
     /// anchored edges (or right and down from the centre), or a focus point. See `CropPosition`.
     public var cropPosition: CropPosition?
+    /// The page of a PDF the thumbnail is made of, 0 for the first (imgproxy's `page`); other
+    /// formats ignore it.
+    public var page = 0
 
     /// Options for a `width` × `height` box; the others have the defaults their properties describe.
     public init(
@@ -115,6 +118,8 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
 
     /// The longest side of a box, in pixels.
     public static let maximumSide = 100_000
+    /// The highest page index asked for (the page count of a PDF poppler will read).
+    public static let maximumPage = 100_000
 
     /// Throws `.invalidArgument` naming the first value out of range: a side of the box below 1 or
     /// over `maximumSide`, a zoom that is not above 0, a minimum side out of range, a blur sigma
@@ -128,6 +133,9 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
             minWidth <= Self.maximumSide, minHeight <= Self.maximumSide
         else {
             throw ImagingError(.invalidArgument, "zoom must be above 0 and minimum sides between 0 and \(Self.maximumSide)")
+        }
+        guard (0...Self.maximumPage).contains(page) else {
+            throw ImagingError(.invalidArgument, "page must be between 0 and \(Self.maximumPage), got \(page)")
         }
         guard blurSigma.isFinite, (0...1000).contains(blurSigma) else {
             throw ImagingError(.invalidArgument, "blur sigma must be between 0 and 1000, got \(blurSigma)")

@@ -53,6 +53,7 @@ public struct Thumbnailer: Sendable {
 
     /// `thumbnail(_:)`, stopped part-way when `cancellation` is cancelled (`ImagingError.Kind.cancelled`).
     public func thumbnail(_ data: Data, cancellation: ImagingCancellation?) throws(ImagingError) -> Thumbnail {
+        let cancellation = limits.renderDeadline(cancellation, for: data)
         let lazy = try lazyThumbnail(data, cancellation: cancellation)
         do {
             return Thumbnail(image: try lazy.image.materialized(cancellation: cancellation), source: lazy.source, route: lazy.route)
@@ -80,6 +81,7 @@ public struct Thumbnailer: Sendable {
         _ data: Data, cancellation: ImagingCancellation? = nil, as choose: (Image) -> EncodingFormat
     ) throws(ImagingError) -> (data: Data, thumbnail: Thumbnail) {
         // With Vignette's own reducer the decode happens here, under the same cancellation.
+        let cancellation = limits.renderDeadline(cancellation, for: data)
         let lazy = try lazyThumbnail(data, cancellation: cancellation) { choose($0) }
         do {
             let format = choose(lazy.image)
@@ -112,9 +114,25 @@ public struct Thumbnailer: Sendable {
         _ data: Data, cancellation: ImagingCancellation? = nil, encodingHint: (Image) -> EncodingFormat? = { _ in nil }
     ) throws(ImagingError) -> Thumbnail {
         try options.validate()
-        let source = try LoadedSource(data: data, limits: limits)
+        let source = try LoadedSource(data: data, limits: limits, page: options.page)
+        if source.format.isVector, !options.allowUpscaling {
+            // A vector source is drawn at the size of the box, larger or smaller (as imgproxy does).
+            var drawn = self
+            drawn.options.allowUpscaling = true
+            return try drawn.lazyThumbnail(source: source, cancellation: cancellation, encodingHint: encodingHint)
+        }
+        return try lazyThumbnail(source: source, cancellation: cancellation, encodingHint: encodingHint)
+    }
+
+    /// `lazyThumbnail(_:cancellation:encodingHint:)` of a source already found.
+    private func lazyThumbnail(
+        source: LoadedSource, cancellation: ImagingCancellation?, encodingHint: (Image) -> EncodingFormat?
+    ) throws(ImagingError) -> Thumbnail {
+        // A sanitised SVG's own bytes: what a second decode reads.
+        let data = source.data
         let header = try source.load(failOn: limits.failOn)
-        try limits.checkFrames(header.pageCount)
+        // One page of a PDF is read, whatever the document's count.
+        try limits.checkFrames(source.format.isVector ? 1 : header.pageCount)
         let orientation = options.autoOrient ? header.orientation : 1
         let stored = PixelSize(width: header.width, height: header.height)
         let geometry = ThumbnailGeometry(source: stored.oriented(orientation), options: options)
@@ -276,6 +294,8 @@ extension Thumbnailer {
     /// The size the thumbnail of an image with this header will have, worked out from the header
     /// alone (orientation applied when `autoOrient` is on): for naming outputs before decoding.
     public func outputSize(for info: ImageInfo) -> PixelSize {
+        var options = options
+        if info.format.isVector { options.allowUpscaling = true }
         let orientation = options.autoOrient ? info.orientation : 1
         let source = PixelSize(width: info.width, height: info.height).oriented(orientation)
         return ThumbnailGeometry(source: source, options: options).output
