@@ -197,6 +197,7 @@ let package = Package(
         // Differential: the JPEG DC paths against libjpeg-turbo at 1/8 (JPEGDC's Fuzzing SPI).
         .executableTarget(name: "FuzzJPEGDC", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzJPEGDC"),
         .executableTarget(name: "FuzzImgproxyOptions", dependencies: ["FuzzSupport", "Vignette"], path: "Fuzz/Sources/FuzzImgproxyOptions"),
+        .executableTarget(name: "FuzzMetadata", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzMetadata"),
         .executableTarget(
             name: "FuzzHTTPHeaders",
             dependencies: ["FuzzSupport", "VignetteHTTP", .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: http))],

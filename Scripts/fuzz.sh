@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 SECONDS_EACH=${FUZZ_SECONDS:-300}
 JOBS=${FUZZ_JOBS:-2}
-read -r -a TARGETS <<< "${FUZZ_TARGETS:-FuzzProbe FuzzThumbnail FuzzProgressive FuzzJPEGDC FuzzHTTPHeaders FuzzImgproxyOptions}"
+read -r -a TARGETS <<< "${FUZZ_TARGETS:-FuzzProbe FuzzThumbnail FuzzProgressive FuzzJPEGDC FuzzHTTPHeaders FuzzImgproxyOptions FuzzMetadata}"
 mode=${1:-run}
 scratch=.build-fuzz
 work=.fuzz
@@ -56,13 +56,15 @@ seeds() { # target -> folder of seeds
   else
     for f in Fixtures/*; do
       case $f in *.sh|*.md|*.tsv) continue ;; esac
-      if [ "$target" = FuzzThumbnail ]; then { printf '\x00'; cat "$f"; } > "$folder/$(basename "$f")"; else cp "$f" "$folder/"; fi
+      if [ "$target" = FuzzThumbnail ]; then { printf '\x00'; cat "$f"; } > "$folder/$(basename "$f")";
+      elif [ "$target" = FuzzMetadata ]; then { printf '\x03'; cat "$f"; } > "$folder/$(basename "$f")"; else cp "$f" "$folder/"; fi
     done
     if [ -d ../shared/corpus ]; then
       for f in ../shared/corpus/*; do
         [ "$(stat -c %s "$f")" -le 2000000 ] || continue   # small files only: the fuzzer mutates them
         case $f in *.tsv) continue ;; esac
-        if [ "$target" = FuzzThumbnail ]; then { printf '\x00'; cat "$f"; } > "$folder/corpus-$(basename "$f")"; else cp "$f" "$folder/corpus-$(basename "$f")"; fi
+        if [ "$target" = FuzzThumbnail ]; then { printf '\x00'; cat "$f"; } > "$folder/corpus-$(basename "$f")";
+        elif [ "$target" = FuzzMetadata ]; then { printf '\x03'; cat "$f"; } > "$folder/corpus-$(basename "$f")"; else cp "$f" "$folder/corpus-$(basename "$f")"; fi
       done
     fi
   fi
