@@ -16,7 +16,7 @@ BUILD_PACKAGES := libvips-dev libwebp-dev libheif-dev libhiredis-dev libturbojpe
 # run moto's server and botocore from a venv of the project's own (.venv-test, Scripts/test-venv.sh,
 # from PyPI). The JPEG DC tests make their JPEGs with libjpeg-turbo's `cjpeg` and `jpegtran`
 # (libjpeg-turbo-progs).
-TEST_PACKAGES := redis-server libvips-tools liblcms2-utils python3 python3-venv libjpeg-turbo-progs
+TEST_PACKAGES := redis-server libvips-tools liblcms2-utils python3 python3-venv libjpeg-turbo-progs libimage-exiftool-perl
 # Fixture tools (Fixtures/make-fixtures.sh), the whole-process benchmark peers, and the redis-server
 # the shared-cache benchmark starts on 127.0.0.1.
 TOOL_PACKAGES := libvips-tools colord-data imagemagick libheif-examples webp libimage-exiftool-perl hyperfine python3-venv curl libjpeg-dev zlib1g-dev python3-dev redis-server

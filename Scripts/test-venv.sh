@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Creates .venv-test (git-ignored) with the Python packages of the S3 tests from PyPI
-# (Scripts/test-requirements.txt: moto's server, botocore), never in the system Python.
+# (Scripts/test-requirements.txt: moto's server, botocore, Pillow, NumPy), never in the system Python.
 # Idempotent: does nothing when the venv already imports them. Prints the venv's python.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -8,7 +8,7 @@ venv="$root/.venv-test"
 python="${PYTHON:-python3}"
 
 check() {
-    "$venv/bin/python" -c 'import moto, moto.server, botocore, flask' 2>/dev/null
+    "$venv/bin/python" -c 'import moto, moto.server, botocore, flask, PIL, numpy' 2>/dev/null
 }
 
 if ! check; then
