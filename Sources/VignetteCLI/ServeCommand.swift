@@ -46,6 +46,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("allow-source"), help: ArgumentHelp("Allow only http(s) sources starting with PREFIX; repeatable (env VIGNETTE_ALLOW_SOURCE, comma-separated).", valueName: "PREFIX"))
     var allowedSources: [String] = []
 
+    @Flag(help: "Render PDF sources (their first page, or page/pg), through poppler: off by default, and PDF sources are answered 415 (env VIGNETTE_ALLOW_PDF=1).")
+    var allowPdf = false
+
     @Flag(help: "Allow sources on loopback, private, link-local and other non-public addresses (env VIGNETTE_ALLOW_PRIVATE_SOURCES=1).")
     var allowPrivateSources = false
 
@@ -149,6 +152,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.keepAliveTimeout = .seconds(seconds)
         }
         configuration.cacheFolder = cache ?? environment("VIGNETTE_CACHE")
+        if allowPdf || ServeCommand.isOn(environment("VIGNETTE_ALLOW_PDF")) { configuration.allowedInputs.insert(.pdf) }
         configuration.watermarkPath = watermark ?? environment("VIGNETTE_WATERMARK") ?? environment("IMGPROXY_WATERMARK_PATH")
         configuration.memoryCacheSizeLimit = try number(
             memoryCacheSize, "VIGNETTE_MEMORY_CACHE_SIZE", "--memory-cache-size", Ranges.memoryCacheSizeMiB).map { $0 << 20 }

@@ -48,8 +48,21 @@ public struct ServerConfiguration: Sendable {
     public var cacheMaxAge: Int
     /// `Cache-Control: max-age` of error responses, in seconds (default 10).
     public var errorCacheMaxAge: Int
-    /// Limits on sources: bytes, pixels, frames (`DecodingLimits.untrusted` by default).
-    public var decodingLimits: DecodingLimits
+    /// Limits on sources: bytes, pixels, frames (`DecodingLimits.untrusted` by default). Its
+    /// `allowedInputs` are always within `allowedInputs` here: what is set beyond them is not read.
+    public var decodingLimits: DecodingLimits {
+        get {
+            var limits = configuredLimits
+            limits.allowedInputs.formIntersection(allowedInputs)
+            return limits
+        }
+        set { configuredLimits = newValue }
+    }
+    private var configuredLimits: DecodingLimits
+    /// The kinds of source read by large C libraries that the server takes (`InputKinds`): none by
+    /// default (`vignette serve --allow-pdf` adds PDF); the others are answered 415 with a line
+    /// saying they are not allowed. The one place the server's source kinds are allowed.
+    public var allowedInputs: InputKinds = []
     /// A disk cache of encoded results (and of fetched originals); nil for none.
     public var cacheFolder: String?
     /// Bytes the disk cache may hold (default 1 GiB).
@@ -91,7 +104,7 @@ public struct ServerConfiguration: Sendable {
         keepAliveTimeout = .seconds(Defaults.keepAliveTimeoutSeconds)
         cacheMaxAge = ImageAnswer.defaultMaxAge
         errorCacheMaxAge = ImageAnswer.defaultFailureMaxAge
-        decodingLimits = .untrusted
+        configuredLimits = .untrusted
         cacheFolder = nil
         cacheSizeLimit = Defaults.cacheSizeMiB << 20
         redis = nil
