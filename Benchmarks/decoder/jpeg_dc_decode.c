@@ -1,8 +1,11 @@
-// The DC-only decoder alone (CSystemShims/CVignetteJPEGDC) against libjpeg-turbo's own decode at
-// 1/8 (tjDecompressToYUVPlanes), for each sequential JPEG given: whether the two give the same
-// planes (the samples of real blocks; the padding past them is not compared), and, with
-// ITERATIONS > 0, the CPU time of each decode (CLOCK_PROCESS_CPUTIME_ID, mean over the iterations).
-// Built and run by Benchmarks/jpeg-dc-decode.sh. Exits 1 if any planes differ.
+// Vignette's own sequential decoders alone (CSystemShims/CVignetteJPEGDC: vgn_jpeg_dc_decode at
+// 1/8, vgn_jpeg_scaled_decode at 1/4 and 1/2) against libjpeg-turbo's own decode at the same scale
+// (tjDecompressToYUVPlanes), for each sequential JPEG given and each scale in SCALES (denominators,
+// default "8 4 2"): whether the two give the same planes (the samples of real blocks; the padding
+// past them is not compared), and, with ITERATIONS > 0, the CPU time of each decode
+// (CLOCK_PROCESS_CPUTIME_ID, mean over the iterations; the two decoders alternate in rounds of
+// ITERATIONS / 10, so that a change in the machine's load falls on both). Built and run by
+// Benchmarks/jpeg-dc-decode.sh. Exits 1 if any planes differ.
 #include "vgn_jpeg_dc.h"
 
 #include <stdio.h>
@@ -32,7 +35,7 @@ static unsigned char *read_file(const char *path, long *size) {
     return bytes;
 }
 
-/// The samples of real blocks in plane `c`: the component's size at 1/8, not the MCU padding.
+/// The samples of real blocks in plane `c`: the component's size at the scale, not the MCU padding.
 static void real_size(int c, int width, int height, int subsampling, int *w, int *h) {
     *w = width;
     *h = height;
@@ -42,65 +45,86 @@ static void real_size(int c, int width, int height, int subsampling, int *w, int
     if (subsampling == TJSAMP_420 || subsampling == TJSAMP_440) *h = (height + 1) / 2;
 }
 
+/// Vignette's decode of `jpeg` at 1/`denominator`.
+static int own_decode(const unsigned char *jpeg, long size, int denominator, int planes, unsigned char **ours, const int *strides,
+                      const int *widths, const int *heights) {
+    if (denominator == 8) return vgn_jpeg_dc_decode(jpeg, (size_t)size, planes, ours, strides, widths, heights);
+    return vgn_jpeg_scaled_decode(jpeg, (size_t)size, 8 / denominator, planes, ours, strides, widths, heights);
+}
+
 int main(int argc, char **argv) {
     int iterations = getenv("ITERATIONS") ? atoi(getenv("ITERATIONS")) : 0;
     int same = 0, differ = 0, declined = 0;
-    for (int a = 1; a < argc; a++) {
-        long size = 0;
-        unsigned char *jpeg = read_file(argv[a], &size);
-        if (jpeg == NULL || vgn_jpeg_dc_kind(jpeg, (size_t)size) != VGN_JPEG_DC_KIND_SEQUENTIAL) {
-            free(jpeg);
-            continue;
-        }
-        tjhandle tj = tjInitDecompress();
-        int width, height, subsampling, colorspace;
-        if (tj == NULL || tjDecompressHeader3(tj, jpeg, (unsigned long)size, &width, &height, &subsampling, &colorspace) != 0) {
-            if (tj) tjDestroy(tj);
-            free(jpeg);
-            continue;
-        }
-        tjscalingfactor eighth = {1, 8};
-        int sw = TJSCALED(width, eighth), sh = TJSCALED(height, eighth), planes = subsampling == TJSAMP_GRAY ? 1 : 3;
-        unsigned char *theirs[3] = {0}, *ours[3] = {0};
-        int strides[3], widths[3], heights[3];
-        for (int c = 0; c < planes; c++) {
-            widths[c] = strides[c] = tjPlaneWidth(c, sw, subsampling);
-            heights[c] = tjPlaneHeight(c, sh, subsampling);
-            theirs[c] = calloc((size_t)widths[c] * (size_t)heights[c], 1);
-            ours[c] = calloc((size_t)widths[c] * (size_t)heights[c], 1);
-        }
-        int failed = tjDecompressToYUVPlanes(tj, jpeg, (unsigned long)size, theirs, sw, strides, sh, 0) != 0;
-        if (vgn_jpeg_dc_decode(jpeg, (size_t)size, planes, ours, strides, widths, heights) != VGN_JPEG_DC_OK) {
-            declined++;
-        } else {
-            int equal = !failed;
-            for (int c = 0; c < planes && equal; c++) {
-                int w, h;
-                real_size(c, sw, sh, subsampling, &w, &h);
-                for (int y = 0; y < h && equal; y++)
-                    equal = memcmp(theirs[c] + (size_t)y * (size_t)strides[c], ours[c] + (size_t)y * (size_t)strides[c], (size_t)w) == 0;
+    const char *scales = getenv("SCALES") ? getenv("SCALES") : "8 4 2";
+    for (const char *at = scales; *at != 0;) {
+        char *end;
+        int denominator = (int)strtol(at, &end, 10);
+        if (end == at) break;
+        at = end;
+        if (denominator != 8 && denominator != 4 && denominator != 2) continue;
+        for (int a = 1; a < argc; a++) {
+            long size = 0;
+            unsigned char *jpeg = read_file(argv[a], &size);
+            if (jpeg == NULL || vgn_jpeg_dc_kind(jpeg, (size_t)size) != VGN_JPEG_DC_KIND_SEQUENTIAL) {
+                free(jpeg);
+                continue;
             }
-            if (equal) same++;
-            else {
-                differ++;
-                printf("DIFFERENT: %s%s\n", argv[a], failed ? " (libjpeg-turbo failed)" : "");
+            tjhandle tj = tjInitDecompress();
+            int width, height, subsampling, colorspace;
+            if (tj == NULL || tjDecompressHeader3(tj, jpeg, (unsigned long)size, &width, &height, &subsampling, &colorspace) != 0) {
+                if (tj) tjDestroy(tj);
+                free(jpeg);
+                continue;
             }
+            tjscalingfactor factor = {1, denominator};
+            int sw = TJSCALED(width, factor), sh = TJSCALED(height, factor), planes = subsampling == TJSAMP_GRAY ? 1 : 3;
+            unsigned char *theirs[3] = {0}, *ours[3] = {0};
+            int strides[3], widths[3], heights[3];
+            for (int c = 0; c < planes; c++) {
+                widths[c] = strides[c] = tjPlaneWidth(c, sw, subsampling);
+                heights[c] = tjPlaneHeight(c, sh, subsampling);
+                theirs[c] = calloc((size_t)widths[c] * (size_t)heights[c], 1);
+                ours[c] = calloc((size_t)widths[c] * (size_t)heights[c], 1);
+            }
+            int failed = tjDecompressToYUVPlanes(tj, jpeg, (unsigned long)size, theirs, sw, strides, sh, 0) != 0;
+            if (own_decode(jpeg, size, denominator, planes, ours, strides, widths, heights) != VGN_JPEG_DC_OK) {
+                declined++;
+            } else {
+                int equal = !failed;
+                for (int c = 0; c < planes && equal; c++) {
+                    int w, h;
+                    real_size(c, sw, sh, subsampling, &w, &h);
+                    for (int y = 0; y < h && equal; y++)
+                        equal = memcmp(theirs[c] + (size_t)y * (size_t)strides[c], ours[c] + (size_t)y * (size_t)strides[c], (size_t)w) == 0;
+                }
+                if (equal) same++;
+                else {
+                    differ++;
+                    printf("DIFFERENT at 1/%d: %s%s\n", denominator, argv[a], failed ? " (libjpeg-turbo failed)" : "");
+                }
+            }
+            if (iterations > 0) {
+                double mine = 0, turbo = 0;
+                int round = iterations >= 10 ? iterations / 10 : 1;
+                for (int done = 0; done < iterations; done += round) {
+                    double start = cpu_seconds();
+                    for (int i = 0; i < round; i++) own_decode(jpeg, size, denominator, planes, ours, strides, widths, heights);
+                    mine += cpu_seconds() - start;
+                    start = cpu_seconds();
+                    for (int i = 0; i < round; i++) tjDecompressToYUVPlanes(tj, jpeg, (unsigned long)size, theirs, sw, strides, sh, 0);
+                    turbo += cpu_seconds() - start;
+                }
+                int runs = (iterations + round - 1) / round * round;
+                printf("%s at 1/%d: Vignette %.3f ms, libjpeg-turbo %.3f ms (libjpeg-turbo / Vignette %.2fx)\n", argv[a], denominator,
+                       mine / runs * 1e3, turbo / runs * 1e3, turbo / mine);
+            }
+            for (int c = 0; c < planes; c++) {
+                free(theirs[c]);
+                free(ours[c]);
+            }
+            tjDestroy(tj);
+            free(jpeg);
         }
-        if (iterations > 0) {
-            double start = cpu_seconds();
-            for (int i = 0; i < iterations; i++) vgn_jpeg_dc_decode(jpeg, (size_t)size, planes, ours, strides, widths, heights);
-            double mine = (cpu_seconds() - start) / iterations;
-            start = cpu_seconds();
-            for (int i = 0; i < iterations; i++) tjDecompressToYUVPlanes(tj, jpeg, (unsigned long)size, theirs, sw, strides, sh, 0);
-            double turbo = (cpu_seconds() - start) / iterations;
-            printf("%s: DC decoder %.3f ms, libjpeg-turbo at 1/8 %.3f ms (%.2fx)\n", argv[a], mine * 1e3, turbo * 1e3, turbo / mine);
-        }
-        for (int c = 0; c < planes; c++) {
-            free(theirs[c]);
-            free(ours[c]);
-        }
-        tjDestroy(tj);
-        free(jpeg);
     }
     printf("planes equal to libjpeg-turbo's: %d files; different: %d; declined: %d\n", same, differ, declined);
     return differ != 0;

@@ -12,6 +12,11 @@
 
 #define VGN_DC_LOOKAHEAD 9
 
+/// The bit reader's helpers are always inlined, so that a decoder's reader stays in registers
+/// (also in a caller compiled for other target features, which the compiler would not inline into
+/// by its own choice).
+#define VGN_DC_INLINE static inline __attribute__((always_inline))
+
 /// A Huffman table for decoding: codes up to the lookahead by one lookup, longer ones by
 /// libjpeg's maxcode/valoffset walk (jpeg_huff_decode).
 typedef struct {
@@ -36,7 +41,7 @@ typedef struct {
     int count;          // valid bits in `bits`
 } vgn_dc_reader;
 
-static inline uint64_t vgn_dc_load_be64(const uint8_t *p) {
+VGN_DC_INLINE uint64_t vgn_dc_load_be64(const uint8_t *p) {
     uint64_t w;
     memcpy(&w, p, 8);
     return __builtin_bswap64(w);
@@ -46,7 +51,7 @@ static inline uint64_t vgn_dc_load_be64(const uint8_t *p) {
 /// bit count (a refill before every symbol is cheaper than mispredicting whether it is needed);
 /// the bits below `count` that a word load leaves are those of the next byte, which the next load
 /// ORs in again unchanged. Past the end, bytes go in one at a time, zero beyond the data.
-static inline void vgn_dc_refill(vgn_dc_reader *r) {
+VGN_DC_INLINE void vgn_dc_refill(vgn_dc_reader *r) {
     if (__builtin_expect(r->pos + 8 <= r->size, 1)) {
         r->bits |= vgn_dc_load_be64(r->data + r->pos) >> r->count;
         r->pos += (size_t)((63 - r->count) >> 3);
@@ -61,19 +66,19 @@ static inline void vgn_dc_refill(vgn_dc_reader *r) {
     }
 }
 
-static inline uint32_t vgn_dc_peek(const vgn_dc_reader *r, int n) { return (uint32_t)(r->bits >> (64 - n)); }
+VGN_DC_INLINE uint32_t vgn_dc_peek(const vgn_dc_reader *r, int n) { return (uint32_t)(r->bits >> (64 - n)); }
 
-static inline void vgn_dc_drop(vgn_dc_reader *r, int n) {
+VGN_DC_INLINE void vgn_dc_drop(vgn_dc_reader *r, int n) {
     r->bits <<= n;
     r->count -= n;
 }
 
 /// Bits consumed past the end of the data (> 0: the decode needed data that is not there).
-static inline long vgn_dc_overrun(const vgn_dc_reader *r) { return (long)(8 * r->pos) - r->count - (long)(8 * r->size); }
+VGN_DC_INLINE long vgn_dc_overrun(const vgn_dc_reader *r) { return (long)(8 * r->pos) - r->count - (long)(8 * r->size); }
 
 /// The end of a restart interval: no whole byte may be left before the marker (libjpeg counts it
 /// as extraneous data and warns); 0, or -1.
-static inline int vgn_dc_interval_end(const vgn_dc_reader *r) { return vgn_dc_overrun(r) <= -8 ? -1 : 0; }
+VGN_DC_INLINE int vgn_dc_interval_end(const vgn_dc_reader *r) { return vgn_dc_overrun(r) <= -8 ? -1 : 0; }
 
 /// Decodes one block of component `i` (scan order), block (`bx`, `by`) of the component: 0, or -1.
 typedef int (*vgn_dc_block_decoder)(void *context, vgn_dc_reader *r, int i, int bx, int by);
@@ -83,7 +88,7 @@ typedef int (*vgn_dc_block_decoder)(void *context, vgn_dc_reader *r, int i, int 
 /// MCU in a single-component scan). Declines (-1) when `decode` does, when an MCU needed bits
 /// past the data, or at a whole unused byte at the end. Inline, so that each caller's `decode`
 /// is inlined into its loop.
-static inline int vgn_dc_decode_blocks(vgn_dc_reader *r, const vgn_dc_scan *scan, const int h[3], const int v[3], long first,
+VGN_DC_INLINE int vgn_dc_decode_blocks(vgn_dc_reader *r, const vgn_dc_scan *scan, const int h[3], const int v[3], long first,
                                        long count, int per_row, vgn_dc_block_decoder decode, void *context) {
     int mx = (int)(first % per_row), my = (int)(first / per_row);
     for (long m = first; m < first + count; m++, mx = mx + 1 == per_row ? (my++, 0) : mx + 1) {
@@ -99,7 +104,7 @@ static inline int vgn_dc_decode_blocks(vgn_dc_reader *r, const vgn_dc_scan *scan
 }
 
 /// A code longer than the lookahead, as jpeg_huff_decode walks it; -1 for a bad code.
-static inline int vgn_dc_decode_slow(vgn_dc_reader *r, const vgn_dc_huffman *h, int from) {
+VGN_DC_INLINE int vgn_dc_decode_slow(vgn_dc_reader *r, const vgn_dc_huffman *h, int from) {
     for (int l = from; l <= 16; l++) {
         int32_t code = (int32_t)vgn_dc_peek(r, l);
         if (code <= h->maxcode[l]) {
@@ -112,13 +117,13 @@ static inline int vgn_dc_decode_slow(vgn_dc_reader *r, const vgn_dc_huffman *h, 
 
 /// HUFF_EXTEND without a branch: `s` bits of value `v`; values below 2^(s-1) are negative,
 /// v - 2^s + 1 (0 for s = 0).
-static inline int vgn_dc_extend(uint32_t v, int s) {
+VGN_DC_INLINE int vgn_dc_extend(uint32_t v, int s) {
     int negative = ((int)v - ((1 << s) >> 1)) >> 31;
     return (int)v + (negative & (1 - (1 << s)));
 }
 
 /// One block's DC difference (F.2.2.1); -1 for a bad code. Leaves at least 32 bits in the buffer.
-static inline int vgn_dc_decode_dc(vgn_dc_reader *r, const vgn_dc_huffman *h, int *diff) {
+VGN_DC_INLINE int vgn_dc_decode_dc(vgn_dc_reader *r, const vgn_dc_huffman *h, int *diff) {
     vgn_dc_refill(r);
     uint32_t e = h->fast[vgn_dc_peek(r, VGN_DC_LOOKAHEAD)];
     int s;

@@ -24,4 +24,16 @@ void vgn_jpeg_idct_2x2(const int16_t coef[64], const uint16_t quant[64], uint8_t
 /// writes everywhere for it.
 uint8_t vgn_jpeg_idct_dc_only(int16_t dc, uint16_t quant, int scale);
 
+/// Whether this CPU runs AVX2 (the pair IDCTs below); 0 on CPUs other than x86-64.
+int vgn_jpeg_idct_has_avx2(void);
+
+#if defined(__x86_64__)
+/// vgn_jpeg_idct_4x4 of blocks `a` (quantisers `qa`) and `b` (`qb`) at once, in AVX2 (only where
+/// vgn_jpeg_idct_has_avx2): `out` gets A's 4x4 samples row by row, then B's.
+void vgn_jpeg_idct_4x4_pair_avx2(const int16_t *a, const int16_t *b, const uint16_t *qa, const uint16_t *qb, uint8_t out[32]);
+
+/// vgn_jpeg_idct_2x2 of two blocks at once in AVX2: `out` gets A's 2x2 samples, then B's.
+void vgn_jpeg_idct_2x2_pair_avx2(const int16_t *a, const int16_t *b, const uint16_t *qa, const uint16_t *qb, uint8_t out[8]);
+#endif
+
 #endif

@@ -15,16 +15,32 @@
 
 #define AC_LOOKAHEAD 10
 
-/// An AC table: one lookup of AC_LOOKAHEAD bits for the codes that fit, libjpeg's walk for the rest.
+/// AC table entries (64 bits). A full entry is one or two whole symbols with their extra bits:
+/// bits 0-4 the bits of the first, bits 5-9 of both, bits 16-23 how far the first moves the
+/// coefficient index (run + 1; 16 for ZRL; END_OF_BLOCK for EOB), bits 24-31 how far the second
+/// does (0 when there is none), bits 32-47 and 48-63 their coefficients (0 for ZRL and EOB; the
+/// second is the first again when there is none, so that storing it changes nothing). A partial
+/// entry (PARTIAL set) is a code whose extra bits pass the lookahead (bits 0-4 its length, bits
+/// 16-23 the symbol), or, with length 0, a code longer than the lookahead (libjpeg's walk).
+#define PARTIAL 0x400u
+/// Past the last index any block reaches (63 + 16); the index of EOB's dummy store is beyond it.
+#define END_OF_BLOCK 80
+
+/// An AC table: one lookup of AC_LOOKAHEAD bits (entries as above), libjpeg's walk for the rest.
 typedef struct {
-    uint16_t single[1 << AC_LOOKAHEAD];   // (length << 8) | symbol; 0: longer code or none
+    uint64_t fast[1 << AC_LOOKAHEAD];
     vgn_dc_huffman slow;
 } ac_table;
+
+/// Where coefficient index k (0..63, libjpeg's extra entries 64..79 -> 63, EOB's 80..143 ->
+/// dropped) is stored: its natural position, or DROPPED when the IDCT does not read it.
+#define DROPPED 64
+#define KEEP_SIZE (63 + END_OF_BLOCK + 1)
 
 typedef struct {
     vgn_dc_huffman dc[4];
     ac_table ac[4];
-    uint8_t keep[80];   // coefficient index k (past 63: libjpeg's extra entries, 63) -> natural position, 64: dropped
+    uint8_t keep[KEEP_SIZE];
 } tables;
 
 /// jpeg_natural_order: zigzag index -> natural (row-major) position.
@@ -40,39 +56,102 @@ static int needed(int p, int scale) {
     return (row < 2 || row % 2 == 1) && (column < 2 || column % 2 == 1);
 }
 
-/// Decodes one block's coefficients into `block` (65 entries, zero but for what this writes; the
-/// last takes what the IDCT does not read), DC included: 1 when it has AC coefficients, 0 when
-/// it has none, -1 for a bad code.
-static inline int decode_block(vgn_dc_reader *r, const vgn_dc_huffman *dc, const ac_table *ac, const uint8_t *keep,
+/// How far symbol `symbol` moves the index: run + 1, 16 for ZRL, END_OF_BLOCK for EOB.
+static inline int advance_of(int symbol) {
+    int run = symbol >> 4;
+    if (symbol & 15) return run + 1;
+    return run == 15 ? 16 : END_OF_BLOCK;
+}
+
+/// A full entry of one symbol.
+static uint64_t one_symbol(int advance, int value, int length) {
+    uint16_t v = (uint16_t)(int16_t)value;
+    return (uint64_t)v << 48 | (uint64_t)v << 32 | (uint64_t)advance << 16 | (uint64_t)length << 5 | (uint64_t)length;
+}
+
+/// Fills `t->fast` from `spec` (canonical codes, figure C.2): each lookahead value's first symbol
+/// and, where it ends a block neither by EOB nor by filling it and fits, the next.
+static void build_ac_table(const vgn_dc_huffman_spec *spec, ac_table *t) {
+    for (int e = 0; e < 1 << AC_LOOKAHEAD; e++) t->fast[e] = PARTIAL;
+    int32_t code = 0;
+    int p = 0;
+    for (int l = 1; l <= AC_LOOKAHEAD; l++, code <<= 1) {
+        for (int i = 0; i < spec->bits[l]; i++, p++, code++) {
+            int symbol = spec->values[p], s = symbol & 15, shift = AC_LOOKAHEAD - l;
+            for (int32_t e = code << shift; e < (code + 1) << shift; e++) {
+                if (l + s > AC_LOOKAHEAD) {
+                    t->fast[e] = PARTIAL | (uint64_t)symbol << 16 | (uint64_t)l;
+                    continue;
+                }
+                int value = s ? vgn_dc_extend((uint32_t)(e >> (shift - s)) & ((1u << s) - 1), s) : 0;
+                t->fast[e] = one_symbol(advance_of(symbol), value, l + s);
+            }
+        }
+    }
+    // Second symbols: the entry of the bits after the first symbol, where it is a full one-symbol
+    // entry that fits in what is left.
+    for (int e = 0; e < 1 << AC_LOOKAHEAD; e++) {
+        uint64_t first = t->fast[e];
+        int used = (int)(first & 31);
+        if ((first & PARTIAL) || (first >> 16 & 0xFF) == END_OF_BLOCK || used >= AC_LOOKAHEAD) continue;
+        uint64_t second = t->fast[(e << used) & ((1 << AC_LOOKAHEAD) - 1)];
+        int more = (int)(second & 31);
+        if ((second & PARTIAL) || (second >> 5 & 31) != (uint64_t)more || used + more > AC_LOOKAHEAD) continue;
+        t->fast[e] = (second >> 48) << 48 | (first >> 32 & 0xFFFF) << 32 | (second >> 16 & 0xFF) << 24 | (first >> 16 & 0xFF) << 16
+                   | (uint64_t)(used + more) << 5 | (uint64_t)used;
+    }
+}
+
+/// Decodes one block's coefficients into `block` (DROPPED + 1 entries, zero but for what this
+/// writes; the last takes what the IDCT does not read), DC included: nonzero when it has AC
+/// coefficients, 0 when it has none, -1 for a bad code.
+static inline __attribute__((always_inline)) int decode_block(vgn_dc_reader *r, const vgn_dc_huffman *dc, const ac_table *ac, const uint8_t *keep,
                                int16_t *block, uint16_t *pred) {
     int diff;
     if (vgn_dc_decode_dc(r, dc, &diff) != 0) return -1;
     *pred = (uint16_t)(*pred + (uint16_t)diff);
     block[0] = (int16_t)*pred;
-    int any = 0;
-    for (int k = 1; k < 64; k++) {
+    int any = 0, k = 0;   // k: the index of the last coefficient placed
+    do {
+        // At least 25 bits are left here (a refill, then at most 31 taken), enough for the lookup,
+        // so the refill runs beside the lookup instead of before it.
+        uint64_t e = ac->fast[vgn_dc_peek(r, AC_LOOKAHEAD)];
         vgn_dc_refill(r);
-        uint32_t e = ac->single[vgn_dc_peek(r, AC_LOOKAHEAD)];
+        if (__builtin_expect(!(e & PARTIAL), 1)) {
+            // ZRL stores a zero where a zero is; EOB stores into the dropped entry.
+            int value = (int16_t)(e >> 32);
+            k += (int)(e >> 16 & 0xFF);
+            block[keep[k]] = (int16_t)value;
+            any |= value;
+            if (__builtin_expect(k >= 63, 0)) {
+                vgn_dc_drop(r, (int)(e & 31));   // the block ends with the first symbol
+                break;
+            }
+            vgn_dc_drop(r, (int)(e >> 5 & 31));
+            value = (int16_t)(e >> 48);
+            k += (int)(e >> 24 & 0xFF);
+            block[keep[k]] = (int16_t)value;
+            any |= value;
+            continue;
+        }
         int symbol;
-        if (__builtin_expect(e != 0, 1)) {
-            vgn_dc_drop(r, (int)(e >> 8));
-            symbol = (int)(e & 0xFF);
+        if (e & 31) {
+            vgn_dc_drop(r, (int)(e & 31));
+            symbol = (int)(e >> 16 & 0xFF);
         } else {
             symbol = vgn_dc_decode_slow(r, &ac->slow, AC_LOOKAHEAD + 1);
             if (symbol < 0) return -1;
         }
-        int run = symbol >> 4, s = symbol & 15;
+        int s = symbol & 15, value = 0;
         if (s) {
-            k += run;
-            block[keep[k]] = (int16_t)vgn_dc_extend(vgn_dc_peek(r, s), s);
+            value = vgn_dc_extend(vgn_dc_peek(r, s), s);
             vgn_dc_drop(r, s);
-            any = 1;
-        } else {
-            if (run != 15) break;
-            k += 15;
         }
-    }
-    return any;
+        k += advance_of(symbol);
+        block[keep[k]] = (int16_t)value;
+        any |= value;
+    } while (k < 63);
+    return any != 0;
 }
 
 /// Where a component's samples go.
@@ -84,58 +163,148 @@ typedef struct {
     uint16_t quant[64];          // natural order
 } output;
 
-/// Writes `block`'s samples at block (bx, by) of `o`, cut at the plane's edges; a block with no AC
-/// coefficients (`any_ac` 0) is one value.
-static void put_block(const output *o, const int16_t *block, int any_ac, int scale, int bx, int by) {
+/// Writes a block's `scale` x `scale` `samples` (rows `scale` apart) at block (bx, by) of `o`,
+/// cut at the plane's edges.
+static inline void put_samples(const output *o, const uint8_t *samples, int scale, int bx, int by) {
     int x = bx * scale, y = by * scale;
-    if (!any_ac) {
-        uint8_t value = vgn_jpeg_idct_dc_only(block[0], o->quant[0], scale);
-        for (int j = 0; j < scale && y + j < o->height; j++) {
-            int n = x + scale <= o->width ? scale : o->width - x;
-            memset(o->plane + (size_t)(y + j) * (size_t)o->stride + (size_t)x, value, (size_t)n);
+    uint8_t *at = o->plane + (size_t)y * (size_t)o->stride + (size_t)x;
+    size_t stride = (size_t)o->stride;
+    if (__builtin_expect(x + scale <= o->width && y + scale <= o->height, 1)) {
+        if (scale == 4) {
+            for (int j = 0; j < 4; j++) memcpy(at + (size_t)j * stride, samples + 4 * j, 4);
+        } else {
+            memcpy(at, samples, 2);
+            memcpy(at + stride, samples + 2, 2);
         }
         return;
     }
-    if (x + scale <= o->width && y + scale <= o->height) {
-        uint8_t *at = o->plane + (size_t)y * (size_t)o->stride + (size_t)x;
-        if (scale == 4) vgn_jpeg_idct_4x4(block, o->quant, at, o->stride);
-        else vgn_jpeg_idct_2x2(block, o->quant, at, o->stride);
-        return;
-    }
-    uint8_t samples[16];
-    if (scale == 4) vgn_jpeg_idct_4x4(block, o->quant, samples, 4);
-    else vgn_jpeg_idct_2x2(block, o->quant, samples, 2);
     for (int j = 0; j < scale && y + j < o->height; j++)
-        for (int i = 0; i < scale && x + i < o->width; i++) o->plane[(size_t)(y + j) * (size_t)o->stride + (size_t)(x + i)] = samples[j * scale + i];
+        for (int i = 0; i < scale && x + i < o->width; i++) at[(size_t)j * stride + (size_t)i] = samples[j * scale + i];
 }
+
+/// A block with no AC coefficients: one value.
+static inline void put_dc_only(const output *o, int16_t dc, int scale, int bx, int by) {
+    uint8_t value = vgn_jpeg_idct_dc_only(dc, o->quant[0], scale);
+    uint8_t samples[16];
+    memset(samples, value, sizeof samples);
+    put_samples(o, samples, scale, bx, by);
+}
+
+/// Blocks wait for the IDCT in two banks of two (the AVX2 IDCT takes two blocks a call): a full
+/// bank's IDCT runs only once the other bank has filled, so that the coefficient stores of its
+/// blocks have reached the cache when the IDCT's vector loads read them (a load that overlaps a
+/// store still in flight waits for it).
+#define BLOCK_STRIDE 80   // int16 entries a block: 64 coefficients, the dropped entry, padding to 32 bytes
+
+/// A block waiting for its IDCT: its component's output and where.
+typedef struct {
+    const output *out;
+    int bx, by;
+} pending_block;
 
 typedef struct {
     const vgn_dc_scan *scan;
     const tables *tables;
     const output *out;
-    int scale;
+    int scale, avx2;
     int h[3], v[3];
     uint16_t pred[3];
-    int16_t block[65];   // zero between blocks
+    int bank;                // the bank being filled
+    int waiting[2];          // blocks of each bank awaiting the IDCT
+    pending_block pending[2][2];
+    _Alignas(32) int16_t blocks[2][2][BLOCK_STRIDE];   // zero between blocks
 } interval_context;
 
-static int decode_one_block(void *context, vgn_dc_reader *r, int i, int bx, int by) {
+/// Runs the IDCT of bank `k`'s waiting blocks (1 or 2), writes their samples and clears them.
+static inline void flush_bank(interval_context *c, int k) {
+    int scale = c->scale, count = c->waiting[k];
+    int16_t(*blocks)[BLOCK_STRIDE] = c->blocks[k];
+    const pending_block *pending = c->pending[k];
+    uint8_t samples[32];
+#if defined(__x86_64__)
+    if (c->avx2) {
+        const uint16_t *qa = pending[0].out->quant, *qb = count == 2 ? pending[1].out->quant : qa;
+        if (scale == 4) vgn_jpeg_idct_4x4_pair_avx2(blocks[0], blocks[1], qa, qb, samples);
+        else vgn_jpeg_idct_2x2_pair_avx2(blocks[0], blocks[1], qa, qb, samples);
+    } else
+#endif
+    {
+        for (int b = 0; b < count; b++) {
+            if (scale == 4) vgn_jpeg_idct_4x4(blocks[b], pending[b].out->quant, samples + 16 * b, 4);
+            else vgn_jpeg_idct_2x2(blocks[b], pending[b].out->quant, samples + 4 * b, 2);
+        }
+    }
+    for (int b = 0; b < count; b++) {
+        put_samples(pending[b].out, samples + b * scale * scale, scale, pending[b].bx, pending[b].by);
+        memset(blocks[b], 0, 64 * sizeof blocks[b][0]);   // the dropped entry is never read
+    }
+    c->waiting[k] = 0;
+}
+
+/// The IDCT of every waiting block, the older bank first.
+static void flush_all(interval_context *c) {
+    if (c->waiting[!c->bank]) flush_bank(c, !c->bank);
+    if (c->waiting[c->bank]) flush_bank(c, c->bank);
+}
+
+static inline __attribute__((always_inline)) int decode_one_block(void *context, vgn_dc_reader *r, int i, int bx, int by) {
     interval_context *c = context;
     const output *o = &c->out[i];
     const tables *t = c->tables;
-    int any_ac = decode_block(r, &t->dc[c->scan->td[i]], &t->ac[c->scan->ta[i]], t->keep, c->block, &c->pred[i]);
+    int bank = c->bank, slot = c->waiting[bank];
+    int16_t *block = c->blocks[bank][slot];
+    int any_ac = decode_block(r, &t->dc[c->scan->td[i]], &t->ac[c->scan->ta[i]], t->keep, block, &c->pred[i]);
     if (any_ac < 0) return -1;
-    if (bx < o->wide && by < o->high) put_block(o, c->block, any_ac, c->scale, bx, by);
-    if (any_ac) memset(c->block, 0, sizeof c->block);
-    else c->block[0] = 0;
+    if (bx >= o->wide || by >= o->high) {
+        memset(block, 0, 64 * sizeof block[0]);
+        return 0;
+    }
+    if (!any_ac) {
+        put_dc_only(o, block[0], c->scale, bx, by);
+        block[0] = 0;
+        return 0;
+    }
+    c->pending[bank][slot] = (pending_block){.out = o, .bx = bx, .by = by};
+    if (++c->waiting[bank] == 2) {
+        // This bank is full: the other one's IDCT runs now, and it is filled next.
+        if (c->waiting[!bank]) flush_bank(c, !bank);
+        c->bank = !bank;
+    }
     return 0;
 }
 
 /// Decodes the MCUs [first, first + count) of one restart interval from `r`.
-static int decode_interval(void *context, vgn_dc_reader *r, long first, long count, int per_row) {
+static inline __attribute__((always_inline)) int decode_interval_body(void *context, vgn_dc_reader *r, long first, long count,
+                                                                      int per_row) {
     interval_context *c = context;
     memset(c->pred, 0, sizeof c->pred);
-    return vgn_dc_decode_blocks(r, c->scan, c->h, c->v, first, count, per_row, decode_one_block, c);
+    // The reader in locals, so that its bits stay in registers across the calls that flush blocks.
+    vgn_dc_reader local = *r;
+    int status = vgn_dc_decode_blocks(&local, c->scan, c->h, c->v, first, count, per_row, decode_one_block, c);
+    *r = local;
+    return status;
+}
+
+static int decode_interval(void *context, vgn_dc_reader *r, long first, long count, int per_row) {
+    return decode_interval_body(context, r, first, count, per_row);
+}
+
+#if defined(__x86_64__)
+/// The same compiled for CPUs with AVX2 and BMI2 (chosen at run time): BMI2's shifts by a register
+/// (shlx, shrx) shorten the chain from one table lookup to the next.
+__attribute__((target("avx2,bmi2"))) static int decode_interval_bmi2(void *context, vgn_dc_reader *r, long first, long count,
+                                                                     int per_row) {
+    return decode_interval_body(context, r, first, count, per_row);
+}
+#endif
+
+int vgn_jpeg_scaled_vectorised(void) {
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    return vgn_jpeg_idct_has_avx2() && __builtin_cpu_supports("bmi2") ? 1 : 0;
+#else
+    return 0;
+#endif
 }
 
 /// Whether libjpeg-turbo decodes every component at the luma's IDCT size. jdmaster.c scales a
@@ -181,26 +350,31 @@ int vgn_jpeg_scaled_decode(
     uint8_t *scratch = malloc(size - pos + 8);
     int status = VGN_JPEG_DC_NO_MEMORY;
     if (t == NULL || scratch == NULL) goto done;
-    for (int k = 0; k < 80; k++) {
-        int p = k < 64 ? natural_order[k] : 63;
-        t->keep[k] = (uint8_t)(needed(p, scale) ? p : 64);
+    for (int k = 0; k < KEEP_SIZE; k++) {
+        int p = k < 64 ? natural_order[k] : k < END_OF_BLOCK ? 63 : DROPPED;
+        t->keep[k] = (uint8_t)(p != DROPPED && needed(p, scale) ? p : DROPPED);
     }
     int built = 0;   // bit n: DC table n, bit 4 + n: AC table n
     for (int i = 0; i < scan.count; i++) {
         if (!(built & 1 << scan.td[i])) vgn_dc_build_huffman(&st.dc[scan.td[i]], &t->dc[scan.td[i]]);
         if (!(built & 16 << scan.ta[i])) {
             vgn_dc_build_huffman(&st.ac[scan.ta[i]], &t->ac[scan.ta[i]].slow);
-            vgn_dc_build_lookup(&st.ac[scan.ta[i]], AC_LOOKAHEAD, t->ac[scan.ta[i]].single);
+            build_ac_table(&st.ac[scan.ta[i]], &t->ac[scan.ta[i]]);
         }
         built |= 1 << scan.td[i] | 16 << scan.ta[i];
     }
     status = VGN_JPEG_DC_DECLINED;
-    interval_context context = {.scan = &scan, .tables = t, .out = out, .scale = scale};
+    interval_context context = {.scan = &scan, .tables = t, .out = out, .scale = scale, .avx2 = vgn_jpeg_idct_has_avx2()};
     for (int i = 0; i < scan.count; i++) {
         context.h[i] = out[i].h;
         context.v[i] = out[i].v;
     }
-    if (vgn_dc_decode_scan(jpeg, size, pos, &st, &scan, scratch, decode_interval, &context) != 0) goto done;
+    vgn_dc_interval_decoder decode = decode_interval;
+#if defined(__x86_64__)
+    if (vgn_jpeg_scaled_vectorised()) decode = decode_interval_bmi2;
+#endif
+    if (vgn_dc_decode_scan(jpeg, size, pos, &st, &scan, scratch, decode, &context) != 0) goto done;
+    flush_all(&context);
     for (int c = 0; c < st.ncomp; c++) {
         int wide = out[c].wide * scale, high = out[c].high * scale;
         vgn_dc_pad_plane(out[c].plane, out[c].stride, out[c].width, out[c].height, wide < out[c].width ? wide : out[c].width,

@@ -100,6 +100,43 @@ struct JPEGScaledTests {
         }
     }
 
+    /// The AVX2 IDCT, which takes two blocks a call, gives the scalar twin's samples (the SSE2
+    /// code's integers) for random blocks of every kind: small and full-range coefficients,
+    /// quantisers past 32767, DC-only blocks beside full ones, blocks that take the 4x4 code's
+    /// all-zero shortcut (rows 1-3 and 5-7 zero) beside ones that do not.
+    @Test(arguments: denominators)
+    func avx2IDCTEqualsScalarTwin(_ denominator: Int) throws {
+        var generator = ProgressiveDecoderTests.Noise(seed: 34)
+        var compared = 0
+        for round in 0..<20000 {
+            var blocks = [[Int16]](repeating: [Int16](repeating: 0, count: 64), count: 2)
+            var quantisers = [[UInt16]](repeating: [UInt16](repeating: 1, count: 64), count: 2)
+            for b in 0..<2 {
+                let kind = (round + b) % 5
+                for i in 0..<64 {
+                    let row = i / 8
+                    let present = kind == 0 || generator.next() % 4 == 0
+                    switch kind {
+                    case 0: blocks[b][i] = Int16(truncatingIfNeeded: generator.next())
+                    case 1: blocks[b][i] = present ? Int16(Int(generator.next() % 64) - 32) : 0
+                    case 2: blocks[b][i] = present && (row == 0 || row == 4) ? Int16(truncatingIfNeeded: generator.next()) : 0
+                    case 3: blocks[b][i] = i == 0 ? Int16(truncatingIfNeeded: generator.next()) : 0
+                    default: blocks[b][i] = present ? Int16(Int(generator.next() % 2048) - 1024) : 0
+                    }
+                    quantisers[b][i] = kind == 0 || kind == 2 ? UInt16(truncatingIfNeeded: generator.next()) : UInt16(1 + generator.next() % 255)
+                }
+            }
+            guard let agrees = JPEGDC.idctAgrees(blocks[0], blocks[1], quantisers[0], quantisers[1], denominator: denominator) else {
+                print("JPEGScaledTests: no AVX2 on this CPU; the scalar twin is the only IDCT")
+                return
+            }
+            #expect(agrees, "round \(round) at 1/\(denominator): \(blocks) \(quantisers)")
+            if !agrees { return }
+            compared += 1
+        }
+        #expect(compared == 20000)
+    }
+
     /// What a thumbnail of `data` comes to, made from a decode at 1/`denominator` of a 257 x 131 source.
     static func verdict(_ data: Data, fast: Bool, denominator: Int) -> JPEGDCTests.Verdict {
         denominator == 2

@@ -72,4 +72,16 @@ int vgn_jpeg_scaled_decode(
     const uint8_t *jpeg, size_t size, int scale, int plane_count, uint8_t *const planes[3], const int strides[3],
     const int widths[3], const int heights[3]);
 
+/// 1 when vgn_jpeg_scaled_decode runs its vectorised paths on this CPU (x86-64 with AVX2 and BMI2:
+/// the IDCT two blocks a call, the Huffman loop compiled for BMI2's shifts), which make it faster
+/// than libjpeg-turbo's 1/4 and 1/2 decodes; 0 when it runs its scalar code (still libjpeg-turbo's
+/// planes, but slower than libjpeg-turbo at 1/2).
+int vgn_jpeg_scaled_vectorised(void);
+
+/// Whether the AVX2 reduced IDCT that vgn_jpeg_scaled_decode runs on this CPU gives the scalar
+/// twin's samples for blocks `a` and `b` (coefficients and quantisers in natural order) at
+/// `scale` (2: 2x2, 4: 4x4 samples a block): 1, 0 when they differ, -1 when this CPU has no AVX2
+/// (the scalar twin is then the only IDCT) or `scale` is neither. For tests and fuzzing.
+int vgn_jpeg_scaled_idct_agrees(const int16_t a[64], const int16_t b[64], const uint16_t qa[64], const uint16_t qb[64], int scale);
+
 #endif
