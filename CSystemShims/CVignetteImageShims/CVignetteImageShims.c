@@ -450,3 +450,9 @@ int vgn_gravity(VipsImage *in, VipsImage **out, int direction, int width, int he
 int vgn_set_malloc_arena_max(int count) {
     return mallopt(M_ARENA_MAX, count);
 }
+
+int vgn_copy_with_double(VipsImage *in, VipsImage **out, const char *name, double value) {
+    if (vips_copy(in, out, NULL) != 0) return -1;
+    vips_image_set_double(*out, name, value);
+    return 0;
+}

@@ -30,14 +30,20 @@ struct ImageRecipeTests {
             $0.extendGravity = .south
             $0.gravity = .north
         }.plan()
-        #expect(plan.box == PixelSize(width: 300, height: 200))
-        #expect(plan.thumbnail.width == 200 && plan.thumbnail.height == 300 && plan.thumbnail.fit == .cover)
+        // The box before dpr, turned back; dpr and the canvas go with it (the thumbnail works out
+        // what they make of the source); the extend canvas is multiplied by the dpr that applied.
+        #expect(plan.thumbnail.width == 100 && plan.thumbnail.height == 150 && plan.thumbnail.fit == .cover)
+        #expect(plan.thumbnail.dpr == 2 && plan.thumbnail.canvas.extendsToBox && plan.thumbnail.allowsZeroSides)
         #expect(plan.processors.map(\.identifier) == [
-            "rotate(90)", "flip", "flop", "sharpen(0.5)", "flatten(1.0,2.0,3.0)", "extend(300x200,south,1.0,2.0,3.0)",
+            "rotate(90)", "flip", "flop", "sharpen(0.5)", "flatten(1.0,2.0,3.0)", "extend(150x100 dpr(1.0,1.0,2.0),south,1.0,2.0,3.0)",
         ])
-        #expect(plan.outputSize(forThumbnailOf: PixelSize(width: 200, height: 150)) == PixelSize(width: 300, height: 200))
-        let plain = try recipe(150, 100) { $0.rotation = 270 }.plan()
-        #expect(plain.outputSize(forThumbnailOf: PixelSize(width: 100, height: 75)) == PixelSize(width: 75, height: 100))
+        let padded = try recipe(150, 100) {
+            $0.rotation = 270
+            $0.padding = ImageRecipe.Padding(top: 1, right: 2, bottom: 3, left: 4)
+        }.plan()
+        // The padding's sides across become the sides down for the turned box.
+        #expect(padded.thumbnail.canvas.padding.top + padded.thumbnail.canvas.padding.bottom == 6)
+        #expect(padded.thumbnail.canvas.padding.left + padded.thumbnail.canvas.padding.right == 4)
         #expect(try recipe(64, 64).plan().processors.isEmpty)
     }
 

@@ -164,4 +164,8 @@ int vgn_monotonic_seconds(void);
 /// On success `*buffer` must be released with free().
 struct heif_error vgn_heif_write_to_memory(struct heif_context *context, void **buffer, size_t *length);
 
+/// vips_copy (the pixels shared, a header of its own) with the double field `name` set to `value`:
+/// a thumbnail's record of the scale steps after it use (`Image.dprScale`).
+int vgn_copy_with_double(VipsImage *in, VipsImage **out, const char *name, double value);
+
 #endif

@@ -16,7 +16,7 @@ public func fuzzImgproxyOptions(_ bytes: UnsafePointer<UInt8>?, _ count: Int) ->
     var limits = DecodingLimits.untrusted
     limits.maxPixels = 1 << 24
     if let plan = try? recipe.plan(limits: limits) {
-        _ = plan.outputSize(forThumbnailOf: PixelSize(width: 1 + count % 5000, height: 1 + count % 3000))
+        _ = plan.outputSize(forUpright: PixelSize(width: 1 + count % 5000, height: 1 + count % 3000))
         _ = plan.thumbnail.identifier
         _ = plan.processors.map(\.identifier)
         _ = try? recipe.encoding(accepting: [.webp, .avif])

@@ -204,6 +204,26 @@ public enum ImageProcessors {
         public var gravity: Gravity
         /// The fill colour, 0–255 per channel (opaque).
         public var red: Double, green: Double, blue: Double
+        /// When set, the canvas is given as a recipe gives it, in pixels before the device pixel
+        /// ratio: a box's sides are multiplied by the ratio the thumbnail says applied
+        /// (`Image.dprScale`, lowered for a small source or a longest side, as imgproxy's
+        /// `DprScale`) and the zoom, padding by that ratio rounded half to even. Nil: pixels.
+        public var scaling: Scaling?
+
+        /// What a recipe's canvas is multiplied by (see `scaling`).
+        public struct Scaling: Sendable, Hashable {
+            /// The zoom across and down, for a box.
+            public var zoomX: Double, zoomY: Double
+            /// The device pixel ratio when the image records none (made by no thumbnail).
+            public var fallback: Double
+
+            /// Zooms and the device pixel ratio to use when the image records none.
+            public init(zoomX: Double = 1, zoomY: Double = 1, fallback: Double = 1) {
+                self.zoomX = zoomX
+                self.zoomY = zoomY
+                self.fallback = fallback
+            }
+        }
 
         /// The image on `canvas` at `gravity`, on the colour given.
         public init(canvas: Canvas, gravity: Gravity = .centre, red: Double = 0, green: Double = 0, blue: Double = 0) {
@@ -227,23 +247,25 @@ public enum ImageProcessors {
             case .aspectRatio(let width, let height): "aspect \(width)x\(height)"
             case .padding(let top, let right, let bottom, let left): "pad \(top):\(right):\(bottom):\(left)"
             }
-            return "extend(\(size),\(gravity.rawValue),\(red),\(green),\(blue))"
+            let scaled = scaling.map { " dpr(\($0.zoomX),\($0.zoomY),\($0.fallback))" } ?? ""
+            return "extend(\(size)\(scaled),\(gravity.rawValue),\(red),\(green),\(blue))"
         }
 
         /// The image on the canvas (`Image.extended(toWidth:height:gravity:background:)`).
         public func process(_ image: Image) throws(ImagingError) -> Image {
             let fill = (red, green, blue)
-            switch canvas {
+            switch pixelCanvas(for: image) {
             case .box(let width, let height):
                 return try image.extended(
                     toWidth: width == 0 ? image.width : width, height: height == 0 ? image.height : height,
                     gravity: gravity, background: fill)
             case .aspectRatio(let width, let height):
                 guard width > 0, height > 0 else { return image }
-                let ratio = Double(width) / Double(height), imageRatio = Double(image.width) / Double(image.height)
+                // imgproxy's: the side that would grow most keeps the image's length.
+                let gainX = Double(width) / Double(image.width), gainY = Double(height) / Double(image.height)
                 var size = PixelSize(width: image.width, height: image.height)
-                if imageRatio > ratio { size.height = max(image.height, Int((Double(image.width) / ratio).rounded())) }
-                if imageRatio < ratio { size.width = max(image.width, Int((Double(image.height) * ratio).rounded())) }
+                if gainY > gainX { size.height = max(image.height, Int((Double(image.width) * (Double(height) / Double(width))).rounded())) }
+                if gainX > gainY { size.width = max(image.width, Int((Double(image.height) * (Double(width) / Double(height))).rounded())) }
                 guard size.width != image.width || size.height != image.height else { return image }
                 return try image.extended(toWidth: size.width, height: size.height, gravity: gravity, background: fill)
             case .padding(let top, let right, let bottom, let left):
@@ -256,6 +278,21 @@ public enum ImageProcessors {
                         gravity: edge, background: fill)
                 }
                 return padded
+            }
+        }
+
+        /// `canvas` in pixels for `image`: as it is, or multiplied as `scaling` says.
+        func pixelCanvas(for image: Image) -> Canvas {
+            guard let scaling else { return canvas }
+            let dpr = image.dprScale ?? scaling.fallback
+            func times(_ length: Int, _ factor: Double) -> Int { length == 0 ? 0 : Int(min(1e9, (Double(length) * factor).rounded())) }
+            func evenly(_ length: Int) -> Int { length == 0 ? 0 : Int(min(1e9, (Double(length) * dpr).rounded(.toNearestOrEven))) }
+            switch canvas {
+            case .box(let width, let height): return .box(width: times(width, dpr * scaling.zoomX), height: times(height, dpr * scaling.zoomY))
+            case .aspectRatio(let width, let height):
+                return .aspectRatio(width: times(width, dpr * scaling.zoomX), height: times(height, dpr * scaling.zoomY))
+            case .padding(let top, let right, let bottom, let left):
+                return .padding(top: evenly(top), right: evenly(right), bottom: evenly(bottom), left: evenly(left))
             }
         }
     }

@@ -1,27 +1,32 @@
 /// The pipeline's work for a recipe (`ImageRecipe.plan(limits:)`): the thumbnail to make and the
 /// processors to run after it, in order.
 public struct RecipePlan: Sendable {
-    /// The thumbnail: the box × dpr (a side left to the aspect ratio fits the longest side
-    /// allowed), turned back for a quarter turn, with a fill's anchor turned and mirrored back the
+    /// The thumbnail: the box (a side may be 0) with dpr, the canvas after it and the longest side
+    /// allowed, turned back for a quarter turn, with a fill's anchor turned and mirrored back the
     /// same way.
     public var thumbnail: ThumbnailOptions
     /// The steps after the thumbnail: rotate, flip, flop, sharpen, flatten, extend (those asked for).
     public var processors: [any ImageProcessing]
-    /// The box × dpr: what the result fits and what `extend` pads to (a side may be 0).
-    public var box: PixelSize
-    /// Whether the result is padded to `box`.
-    public var extends: Bool
     /// Whether the thumbnail is turned by a quarter turn after it is made.
     public var turnsBox: Bool
     /// Whether the source is decoded whole (a trim or a crop comes before the resize): then the
     /// thumbnail is made by a processor (`ImageProcessors.Thumbnail`) after them, not on load.
     public var decodesWhole = false
 
-    /// The size of the result when the thumbnail made is `size` (as `Thumbnailer.outputSize(for:)`
-    /// says from a header): the box under `extend`, else `size`, turned by a quarter turn.
-    public func outputSize(forThumbnailOf size: PixelSize) -> PixelSize {
-        if extends, box.width > 0, box.height > 0 { return box }
-        return turnsBox ? PixelSize(width: size.height, height: size.width) : size
+    /// The size of the result of a source whose header is `info`, worked out from the header
+    /// alone (`Thumbnailer.resultSize(for:)`: the thumbnail, extended and padded), turned by a
+    /// quarter turn.
+    public func outputSize(for info: ImageInfo) -> PixelSize {
+        turned(Thumbnailer(options: thumbnail).resultSize(for: info))
+    }
+
+    /// `outputSize(for:)` of a source whose size, once upright, is `source`.
+    public func outputSize(forUpright source: PixelSize) -> PixelSize {
+        turned(Thumbnailer(options: thumbnail).resultSize(forUpright: source))
+    }
+
+    private func turned(_ size: PixelSize) -> PixelSize {
+        turnsBox ? PixelSize(width: size.height, height: size.width) : size
     }
 
     /// The thumbnail the request makes as it loads the source: none when it is decoded whole.
@@ -33,11 +38,10 @@ extension ImageRecipe {
     /// whose header is `info`, worked out from the header alone, to name an output before anything
     /// is decoded: an animation kept whole in `encoding`'s animated format
     /// (`OutputEncoding.animatedFormat(for:thumbnail:)`), else the format this recipe writes for
-    /// an image with or without alpha; the thumbnail's size (`Thumbnailer.outputSize(for:)`) as
-    /// `RecipePlan.outputSize(forThumbnailOf:)` turns or pads it.
+    /// an image with or without alpha; the size `RecipePlan.outputSize(for:)` says.
     package func expectedOutput(for info: ImageInfo, plan: RecipePlan, encoding: OutputEncoding) -> (format: ImageFormat, size: PixelSize) {
         let animated = encoding.animatedFormat(for: info, thumbnail: plan.thumbnailOnLoad)
-        let size = plan.outputSize(forThumbnailOf: Thumbnailer(options: plan.thumbnail).outputSize(for: info))
+        let size = plan.outputSize(for: info)
         return (animated?.format ?? outputFormat(hasAlpha: info.hasAlpha), size)
     }
 }
@@ -51,52 +55,34 @@ extension ImageRecipe {
     /// the anchor asked for), then turned and mirrored, which is cheaper on the small image.
     public func plan(limits: DecodingLimits = .untrusted, watermark: WatermarkImage? = nil) throws(ImagingError) -> RecipePlan {
         try validate(limits: limits)
-        var box = self.box
-        if let side = self.limits.maxResultSide {
-            // The whole result, padding and all, within the side: the box shrinks in proportion,
-            // and a side left to the aspect ratio is bounded by it.
-            let padding = PixelSize(width: scaled(self.padding.left) + scaled(self.padding.right),
-                                    height: scaled(self.padding.top) + scaled(self.padding.bottom))
-            let room = PixelSize(width: max(1, side - padding.width), height: max(1, side - padding.height))
-            let longest = max(Double(box.width) / Double(room.width), Double(box.height) / Double(room.height))
-            if longest > 1 { box = PixelSize(width: Int(Double(box.width) / longest), height: Int(Double(box.height) / longest)) }
-            if box.width == 0 { box.width = room.width }
-            if box.height == 0 { box.height = room.height }
-        }
-        var fit: ThumbnailOptions.Fit
+        let fit: ThumbnailOptions.Fit
         switch resizingType {
         case .fit: fit = .inside
         case .fill, .fillDown: fit = .cover
         case .auto: fit = .auto
         case .force: fit = .fill
         }
-        var width = box.width, height = box.height
-        // A side of 0 follows from the other and the aspect ratio: a fit inside that side alone.
-        if width == 0 || height == 0 {
-            fit = .inside
-            if width == 0 { width = ThumbnailOptions.maximumSide }
-            if height == 0 { height = ThumbnailOptions.maximumSide }
-        }
+        // The box before dpr: the thumbnail works out what dpr, the canvas after it and the longest
+        // side allowed make of it once the source's size is known, as imgproxy does.
         var options = ThumbnailOptions(width: width, height: height, fit: fit, crop: gravity, allowUpscaling: enlarge, autoOrient: autoRotate)
+        options.allowsZeroSides = true
+        options.dpr = dpr
         options.zoomX = zoomX
         options.zoomY = zoomY
-        options.minWidth = scaled(minWidth)
-        options.minHeight = scaled(minHeight)
+        options.minWidth = minWidth
+        options.minHeight = minHeight
         options.keepsBoxAspect = resizingType == .fillDown
-        options.cropPosition = gravityPosition.map { position in
-            // Offsets in pixels follow dpr; fractions and focus points do not need to.
-            guard !position.isFocusPoint else { return position }
-            func pixels(_ offset: Double) -> Double { abs(offset) >= 1 ? offset * dpr : offset }
-            return CropPosition(x: pixels(position.x), y: pixels(position.y))
-        }
+        options.cropPosition = gravityPosition
+        options.canvas.extendsToBox = extend
+        options.canvas.extendsToAspectRatio = extendAspectRatio
+        options.canvas.padding = padding
+        options.maxResultSide = self.limits.maxResultSide ?? 0
         var thumbnail = turned(options)
         thumbnail.blurSigma = blur
         thumbnail.keepProfile = !stripColourProfile
         thumbnail.frames = frames
         thumbnail.page = page
-        let canvas = PixelSize(width: Self.scaled(box.width, zoomX), height: Self.scaled(box.height, zoomY))
-        var plan = RecipePlan(
-            thumbnail: thumbnail, processors: processors(extendingTo: canvas, watermark: watermark), box: canvas, extends: extend, turnsBox: turnsBox)
+        var plan = RecipePlan(thumbnail: thumbnail, processors: processors(watermark: watermark), turnsBox: turnsBox)
         if trim != nil || crop != nil {
             plan.decodesWhole = true
             plan.processors = beforeResize(thumbnail) + [ImageProcessors.Thumbnail(options: thumbnail)] + plan.processors
@@ -163,7 +149,13 @@ extension ImageRecipe {
     /// `north` keeps the top of the result).
     func turned(_ options: ThumbnailOptions) -> ThumbnailOptions {
         var turned = options
-        if turnsBox { (turned.width, turned.height) = (options.height, options.width) }
+        if turnsBox {
+            (turned.width, turned.height) = (options.height, options.width)
+            (turned.minWidth, turned.minHeight) = (options.minHeight, options.minWidth)
+            (turned.zoomX, turned.zoomY) = (options.zoomY, options.zoomX)
+            let sides = options.canvas.padding
+            turned.canvas.padding = ResultCanvas.Padding(top: sides.left, right: sides.top, bottom: sides.right, left: sides.bottom)
+        }
         if let position = Self.position(of: options.crop) {
             // The result is flop(flip(rotate(thumbnail))): undo them in the reverse order.
             var (x, y) = position
@@ -197,9 +189,9 @@ extension ImageRecipe {
     }
 
     /// The processors after the thumbnail, in imgproxy's order: rotate, flip, flop, sharpen,
-    /// pixelate, flatten onto `background`, `extend` to `box` (a side of 0 keeps the image's),
+    /// pixelate, flatten onto `background`, `extend` to the box (a side of 0 keeps the image's),
     /// `extendAspectRatio` to the box's aspect ratio, and the padding.
-    func processors(extendingTo box: PixelSize, watermark image: WatermarkImage? = nil) -> [any ImageProcessing] {
+    func processors(watermark image: WatermarkImage? = nil) -> [any ImageProcessing] {
         var processors: [any ImageProcessing] = []
         if quarterTurns != 0 { processors.append(ImageProcessors.Rotate(degrees: quarterTurns * 90)) }
         if flipVertically { processors.append(ImageProcessors.Flip(horizontally: false)) }
@@ -208,18 +200,21 @@ extension ImageRecipe {
         if pixelate > 1 { processors.append(ImageProcessors.Pixelate(size: pixelate)) }
         let fill: (red: Double, green: Double, blue: Double) = background?.channels ?? (0, 0, 0)
         if background != nil { processors.append(ImageProcessors.Flatten(red: fill.red, green: fill.green, blue: fill.blue)) }
+        // The canvas in pixels before dpr, multiplied by the dpr the thumbnail says applied.
+        let scaling = ImageProcessors.Extend.Scaling(zoomX: zoomX, zoomY: zoomY, fallback: dpr)
         func extended(_ canvas: ImageProcessors.Extend.Canvas, at gravity: Gravity) -> ImageProcessors.Extend {
-            ImageProcessors.Extend(canvas: canvas, gravity: gravity, red: fill.red, green: fill.green, blue: fill.blue)
+            var step = ImageProcessors.Extend(canvas: canvas, gravity: gravity, red: fill.red, green: fill.green, blue: fill.blue)
+            step.scaling = scaling
+            return step
         }
-        if extend, box.width > 0 || box.height > 0 {
-            processors.append(extended(.box(width: box.width, height: box.height), at: extendGravity))
+        if extend, width > 0 || height > 0 {
+            processors.append(extended(.box(width: width, height: height), at: extendGravity))
         }
-        if extendAspectRatio, box.width > 0, box.height > 0 {
-            processors.append(extended(.aspectRatio(width: box.width, height: box.height), at: extendAspectRatioGravity))
+        if extendAspectRatio, width > 0, height > 0 {
+            processors.append(extended(.aspectRatio(width: width, height: height), at: extendAspectRatioGravity))
         }
         if !padding.isEmpty {
-            let sides = (top: scaled(padding.top), right: scaled(padding.right), bottom: scaled(padding.bottom), left: scaled(padding.left))
-            processors.append(extended(.padding(top: sides.top, right: sides.right, bottom: sides.bottom, left: sides.left), at: .centre))
+            processors.append(extended(.padding(top: padding.top, right: padding.right, bottom: padding.bottom, left: padding.left), at: .centre))
         }
         // Without a configured watermark image the option does nothing (as in imgproxy).
         if let watermark, let image, watermark.opacity > 0 {

@@ -95,11 +95,13 @@ extension ImageRecipe {
     }
 
     /// The largest result the box allows: the box times the zoom (at least the minimum sides),
-    /// with the padding around it; a side left to the aspect ratio counts as 1 here.
+    /// with the padding around it; a side left to the aspect ratio counts as 1 here; no side longer
+    /// than the longest allowed (`Limits.maxResultSide`).
     var largestResult: PixelSize {
         let box = self.box
-        let width = max(ImageRecipe.scaled(max(1, box.width), zoomX), scaled(minWidth)) + scaled(padding.left) + scaled(padding.right)
-        let height = max(ImageRecipe.scaled(max(1, box.height), zoomY), scaled(minHeight)) + scaled(padding.top) + scaled(padding.bottom)
+        var width = max(ImageRecipe.scaled(max(1, box.width), zoomX), scaled(minWidth)) + scaled(padding.left) + scaled(padding.right)
+        var height = max(ImageRecipe.scaled(max(1, box.height), zoomY), scaled(minHeight)) + scaled(padding.top) + scaled(padding.bottom)
+        if let side = self.limits.maxResultSide { (width, height) = (min(width, side), min(height, side)) }
         return PixelSize(width: width, height: height)
     }
 

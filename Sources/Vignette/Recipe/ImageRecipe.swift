@@ -177,25 +177,9 @@ extension ImageRecipe {
 }
 
 extension ImageRecipe {
-    /// Pixels added around the result, CSS order.
-    public struct Padding: Sendable, Hashable, Codable {
-        /// Each side in pixels before `dpr`.
-        public var top = 0, right = 0, bottom = 0, left = 0
-
-        /// No padding.
-        public init() {}
-
-        /// The sides given (CSS order).
-        public init(top: Int, right: Int, bottom: Int, left: Int) {
-            self.top = top
-            self.right = right
-            self.bottom = bottom
-            self.left = left
-        }
-
-        /// Whether any side is padded.
-        public var isEmpty: Bool { top == 0 && right == 0 && bottom == 0 && left == 0 }
-    }
+    /// Pixels added around the result, CSS order: the thumbnail's canvas padding, which the
+    /// thumbnail counts towards the longest side allowed.
+    public typealias Padding = ResultCanvas.Padding
 
     /// Limits one result may ask for (imgproxy's `max_src_resolution`, `max_src_file_size`,
     /// `max_animation_frames`, `max_animation_frame_resolution`, `max_result_dimension`). Each only

@@ -88,7 +88,7 @@ extension Thumbnailer {
             image = try image.apply("vips_copy") { vgn_copy_with_orientation($0, $1, Int32(orientation)) }.autoOriented()
         }
         image = try image.croppedToResult(geometry, options: options)
-        return try image.blurred(sigma: options.blurSigma)
+        return try image.blurred(sigma: options.blurSigma).recording(dprScale: geometry.dprScale)
     }
 }
 

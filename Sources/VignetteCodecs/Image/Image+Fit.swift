@@ -9,6 +9,7 @@ extension Image {
         let geometry = ThumbnailGeometry(source: PixelSize(width: width, height: height), options: options)
         var image = try resized(toWidth: geometry.resized.width, height: geometry.resized.height, kernel: options.kernel)
         image = try image.croppedToResult(geometry, options: options)
-        return options.keepProfile || iccProfile == nil ? image : try image.convertedToSRGB()
+        image = options.keepProfile || iccProfile == nil ? image : try image.convertedToSRGB()
+        return try image.recording(dprScale: geometry.dprScale)
     }
 }

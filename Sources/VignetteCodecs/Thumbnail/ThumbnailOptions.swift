@@ -81,6 +81,22 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
     /// The page of a PDF the thumbnail is made of, 0 for the first (imgproxy's `page`); other
     /// formats ignore it.
     public var page = 0
+    /// Whether a side of the box may be 0, meaning the box does not bound that side (imgproxy's
+    /// `rs:fit:0:200`): it follows the other side's scale, or, for `fill` or when both are 0, is not
+    /// resized. Off by default, where each side must be at least 1.
+    public var allowsZeroSides = false
+    /// The device pixel ratio the box and the minimum sides are multiplied by, above 0. Without
+    /// upscaling it is lowered to what the source allows (the scale the device pixel ratio really
+    /// gives, `Image.dprScale`, is what the extend canvas and the padding after the thumbnail are
+    /// multiplied by), as imgproxy does.
+    public var dpr: Double = 1
+    /// The steps after the thumbnail that make the result bigger and that `maxResultSide` counts:
+    /// nothing by default. The thumbnailer does not apply them; it works out their sizes.
+    public var canvas = ResultCanvas()
+    /// The longest side the whole result may have (canvas included); when it would be longer, the
+    /// thumbnail, the canvas and the padding shrink together (imgproxy's `max_result_dimension`).
+    /// 0 is no limit.
+    public var maxResultSide = 0
 
     /// Options for a `width` × `height` box; the others have the defaults their properties describe.
     public init(
@@ -126,8 +142,15 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
     /// outside 0–1000. The thumbnailer checks this before reading anything; a pipeline checks it
     /// before loading the source, so a request that cannot be made is refused as such.
     public func validate() throws(ImagingError) {
-        guard width > 0, height > 0, width <= Self.maximumSide, height <= Self.maximumSide else {
+        let least = allowsZeroSides ? 0 : 1
+        guard width >= least, height >= least, width <= Self.maximumSide, height <= Self.maximumSide else {
             throw ImagingError(.invalidArgument, "thumbnail box must be between 1 and \(Self.maximumSide) pixels a side, got \(width)x\(height)")
+        }
+        guard dpr.isFinite, dpr > 0, dpr <= 100, maxResultSide >= 0, maxResultSide <= Self.maximumSide,
+            [canvas.padding.top, canvas.padding.right, canvas.padding.bottom, canvas.padding.left].allSatisfy({ (0...Self.maximumSide).contains($0) })
+        else {
+            throw ImagingError(
+                .invalidArgument, "dpr must be above 0 and at most 100, padding and the longest result side between 0 and \(Self.maximumSide)")
         }
         guard zoomX.isFinite, zoomY.isFinite, zoomX > 0, zoomY > 0, minWidth >= 0, minHeight >= 0,
             minWidth <= Self.maximumSide, minHeight <= Self.maximumSide
@@ -140,6 +163,40 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
         guard blurSigma.isFinite, (0...1000).contains(blurSigma) else {
             throw ImagingError(.invalidArgument, "blur sigma must be between 0 and 1000, got \(blurSigma)")
         }
+    }
+}
+
+/// What follows a thumbnail and makes the result bigger (imgproxy's `extend`, `extend_aspect_ratio`
+/// and `padding`), for the sizes `ThumbnailOptions.maxResultSide` and `dpr` give them.
+public struct ResultCanvas: Sendable, Hashable, Codable {
+    /// Whether the result is extended to the box (times the device pixel ratio and the zoom).
+    public var extendsToBox = false
+    /// Whether the result is extended to the box's aspect ratio.
+    public var extendsToAspectRatio = false
+    /// Pixels around the result, before the device pixel ratio.
+    public var padding = Padding()
+
+    /// Nothing added.
+    public init() {}
+
+    /// Pixels added around a result, CSS order.
+    public struct Padding: Sendable, Hashable, Codable {
+        /// Each side in pixels before the device pixel ratio.
+        public var top = 0, right = 0, bottom = 0, left = 0
+
+        /// No padding.
+        public init() {}
+
+        /// The sides given (CSS order).
+        public init(top: Int, right: Int, bottom: Int, left: Int) {
+            self.top = top
+            self.right = right
+            self.bottom = bottom
+            self.left = left
+        }
+
+        /// Whether any side is padded.
+        public var isEmpty: Bool { top == 0 && right == 0 && bottom == 0 && left == 0 }
     }
 }
 

@@ -106,7 +106,7 @@ extension Thumbnailer {
         let profile = profileToApply(of: header)
         let image: Image
         do {
-            image = try colourManaged(resized, profile: profile, cancellation: cancellation)
+            image = try colourManaged(resized, profile: profile, cancellation: cancellation).recording(dprScale: geometry.dprScale)
         } catch {
             // The shrink-on-load route converts the same way and tells its errors apart.
             if error.kind == .cancelled { throw error }

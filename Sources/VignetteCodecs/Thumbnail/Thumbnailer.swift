@@ -202,7 +202,7 @@ public struct Thumbnailer: Sendable {
         // Converting with a kept littleCMS transform computes the thumbnail now: its decode's
         // errors are told apart here, as the reducer's are.
         do {
-            return try colourManaged(resized, profile: profile, cancellation: cancellation)
+            return try colourManaged(resized, profile: profile, cancellation: cancellation).recording(dprScale: geometry.dprScale)
         } catch {
             throw error.kind == .cancelled ? error : classified(error, data: data)
         }
@@ -257,7 +257,7 @@ public struct Thumbnailer: Sendable {
         // An edge or corner crop: vips_thumbnail resizes to cover the box, and the window is cut after.
         let edgeCrop = geometry.fit == .cover && options.crop != .centre && options.crop != .attention
         // fill asks for the resized size itself (no upscaling when it is not allowed).
-        let box = geometry.fit == .fill || edgeCrop ? geometry.resized : PixelSize(width: options.width, height: options.height)
+        let box = geometry.fit == .cover && !edgeCrop ? geometry.output : geometry.resized
         if edgeCrop { size = VIPS_SIZE_FORCE }
         let crop: VipsInteresting
         switch (geometry.fit, options.crop) {
@@ -286,7 +286,7 @@ public struct Thumbnailer: Sendable {
         if image.width != geometry.output.width || image.height != geometry.output.height {
             image = try image.resized(toWidth: geometry.output.width, height: geometry.output.height, kernel: options.kernel)
         }
-        return try colourManaged(image.blurred(sigma: options.blurSigma), profile: profile)
+        return try colourManaged(image.blurred(sigma: options.blurSigma), profile: profile).recording(dprScale: geometry.dprScale)
     }
 }
 
@@ -299,5 +299,18 @@ extension Thumbnailer {
         let orientation = options.autoOrient ? info.orientation : 1
         let source = PixelSize(width: info.width, height: info.height).oriented(orientation)
         return ThumbnailGeometry(source: source, options: options).output
+    }
+
+    /// The size of the whole result of an image with this header: the thumbnail (`outputSize(for:)`)
+    /// extended and padded as `options.canvas` says, within `options.maxResultSide`, still in the
+    /// thumbnail's orientation.
+    public func resultSize(for info: ImageInfo) -> PixelSize {
+        let orientation = options.autoOrient ? info.orientation : 1
+        return resultSize(forUpright: PixelSize(width: info.width, height: info.height).oriented(orientation))
+    }
+
+    /// `resultSize(for:)` of a source whose size, once upright, is `source`.
+    public func resultSize(forUpright source: PixelSize) -> PixelSize {
+        ThumbnailGeometry(source: source, options: options).result
     }
 }
