@@ -24,7 +24,7 @@ extension JPEGDC {
     /// Whether the AVX2 reduced IDCT (two blocks a call) gives the scalar twin's samples for blocks
     /// `a` and `b` (64 coefficients each, natural order) with quantisers `qa` and `qb` at
     /// 1/`denominator` (4 or 2), by `vgn_jpeg_scaled_idct_agrees`; nil when this CPU has no AVX2.
-    static func idctAgrees(_ a: [Int16], _ b: [Int16], _ qa: [UInt16], _ qb: [UInt16], denominator: Int) -> Bool? {
+    package static func idctAgrees(_ a: [Int16], _ b: [Int16], _ qa: [UInt16], _ qb: [UInt16], denominator: Int) -> Bool? {
         guard a.count == 64, b.count == 64, qa.count == 64, qb.count == 64, denominator == 4 || denominator == 2 else { return false }
         let result = vgn_jpeg_scaled_idct_agrees(a, b, qa, qb, Int32(8 / denominator))
         return result < 0 ? nil : result == 1
