@@ -5,9 +5,11 @@
 # Pillow-SIMD (Benchmarks/.venv-simd) when it is there. Then the same 256-px case at 2 workers (two
 # such processes at once, their rates added), and the corpus' JPEGs as a batch, files to files, at
 # 1 and 2 workers (`vignette thumbnail --jobs N` against peers/throughput.py's process pool).
-# Prints a Markdown section on stdout.
+# Also the reduced-scale decoder (issue 34): the 720x588 box (1/2) and a 512-px box (1/4) with
+# VIGNETTE_JPEG_OWN_SCALED=1 and =0, beside Pillow-SIMD. Prints a Markdown section on stdout.
 #
-#   Benchmarks/jpeg-dc.sh        BENCH_SECONDS (5) per case, BENCH_ROUNDS (3) rounds, interleaved
+#   Benchmarks/jpeg-dc.sh        BENCH_SECONDS (5) per case, BENCH_ROUNDS (3) rounds, interleaved;
+#                                JPEG_DC_CASES ("256 scaled pairs batch") the groups of cases to run
 #
 # The twin is made here with `jpegtran -progressive` (lossless: the same coefficients, so the same
 # 1/8 planes) and is not kept; the script checks that the two 256-px thumbnails are byte-identical.
@@ -43,7 +45,24 @@ timed() {
     cpu="$(awk '{ print $1 + $2 }' "$out/time")"
     echo "{\"cpu_seconds\":$cpu,${line#\{}" >> "$results"
 }
+cases=" ${JPEG_DC_CASES:-256 scaled pairs batch} "
 for round in $(seq 1 "$rounds"); do
+    if [[ $cases == *" scaled "* ]]; then
+        for box in "720 588 1/2" "512 512 1/4"; do
+            read -r width height scale <<< "$box"
+            for own in 1 0; do
+                echo "jpeg-dc: round $round, ${width}x$height, reduced-scale decoder $own" >&2
+                timed env VIGNETTE_THREADS=1 VIGNETTE_JPEG_OWN_SCALED=$own "$bench" jpeg-task --input "$input" \
+                    --seconds "$seconds" --width "$width" --height "$height" --output "$out/scaled-$width-$own.jpg" \
+                    --tool "vignette ${width}x$height ($scale), reduced-scale decoder $([[ $own = 1 ]] && echo on || echo off)"
+            done
+            if [[ -x "$simd" ]]; then
+                timed "$simd" "$here/peers/pillow_jpeg.py" --tool "Pillow-SIMD ${width}x$height" --input "$input" \
+                    --seconds "$seconds" --width "$width" --height "$height"
+            fi
+        done
+    fi
+    [[ $cases == *" 256 "* ]] || continue
     for source in baseline progressive; do
         file="$input"; [[ $source = progressive ]] && file="$twin"
         for fast in 1 0; do
@@ -84,6 +103,7 @@ print(json.dumps({"tool": label, "round": int(round_), "ops_per_sec": sum(r["ops
 PY
 }
 for round in $(seq 1 "$rounds"); do
+    [[ $cases == *" pairs "* ]] || break
     echo "jpeg-dc: round $round, 2 workers" >&2
     run_pair "vignette 256 px, baseline, 2 workers" "$round" env VIGNETTE_THREADS=1 "$bench" jpeg-task --input "$input" \
         --seconds "$seconds" --width 256 --height 256 --tool x
@@ -117,7 +137,7 @@ batch_case() {
     rm -rf "$batch/out" && mkdir -p "$batch/out"
     python3 "$here/peers/timed.py" "$label" "$workers" "$count" "$@" >> "$batches"
 }
-if [[ -x "$vignette" ]]; then
+if [[ -x "$vignette" && $cases == *" batch "* ]]; then
     for round in $(seq 1 "$rounds"); do
         for set in all rgb; do
             files=("$batch/$set"/*.jpg)
@@ -139,9 +159,16 @@ fi
 same="differ"
 cmp -s "$out/baseline-1.jpg" "$out/progressive-1.jpg" && cmp -s "$out/baseline-1.jpg" "$out/baseline-0.jpg" \
     && cmp -s "$out/baseline-1.jpg" "$out/progressive-0.jpg" && same="are byte-identical"
-python3 - "$results" "$seconds" "$rounds" "$same" "$pairs" "$batches" <<'PY'
+[[ $cases == *" 256 "* ]] || same=""
+scaled_same=""
+if [[ $cases == *" scaled "* ]]; then
+    scaled_same="differ"
+    cmp -s "$out/scaled-720-1.jpg" "$out/scaled-720-0.jpg" && cmp -s "$out/scaled-512-1.jpg" "$out/scaled-512-0.jpg" \
+        && scaled_same="are byte-identical"
+fi
+python3 - "$results" "$seconds" "$rounds" "$same" "$pairs" "$batches" "$scaled_same" <<'PY'
 import json, os, statistics, sys
-path, seconds, rounds, same, pairs, batches = sys.argv[1:7]
+path, seconds, rounds, same, pairs, batches, scaled_same = sys.argv[1:8]
 
 def rate_table(jsonl):
     """Each case's median ops/s and ops per CPU-second over its rounds, and the rounds' ops/s."""
@@ -164,7 +191,10 @@ print("on the machine disturbs less than the wall-clock rate.")
 print()
 rate_table(path)
 print()
-print(f"The 256-px thumbnails of the photo and of its progressive twin, DC paths on and off, {same}.")
+if same:
+    print(f"The 256-px thumbnails of the photo and of its progressive twin, DC paths on and off, {same}.")
+if scaled_same:
+    print(f"The 720x588 and 512x512 thumbnails with the reduced-scale decoder on and off {scaled_same}.")
 if os.path.exists(pairs):
     print()
     print("Two workers: two copies of a case at once, each one thread; a round's ops/s is the two added,")

@@ -33,7 +33,8 @@ public struct Thumbnailer: Sendable {
     /// with `VIGNETTE_JPEG_FAST_DC=0`, or here, for comparisons.
     var jpegFastDC = JPEGDC.isEnabledByEnvironment
     /// Whether the 1/4 and 1/2 decodes take Vignette's reduced-scale decoder (with `jpegFastDC`):
-    /// off unless `VIGNETTE_JPEG_OWN_SCALED=1`, until it is faster than libjpeg-turbo's.
+    /// on where it runs vectorised (AVX2 and BMI2), where it is faster than libjpeg-turbo's;
+    /// `VIGNETTE_JPEG_OWN_SCALED=0` turns it off (`=1` on), or here, for comparisons.
     var jpegOwnScaled = JPEGDC.scaledIsEnabledByEnvironment
 
     enum Resampler: Sendable {
