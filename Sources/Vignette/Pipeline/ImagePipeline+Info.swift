@@ -74,7 +74,7 @@ extension ImagePipeline {
                     image = try await work.value(
                         of: imageWork(for: request, processorCount: request.processors.count, loaded: data, trace: nil)).image
                 }
-                pixelFacts = try await work.run(on: processing) { try InfoReport.pixelFacts(of: image, facts: facts, options: options) }
+                pixelFacts = try await work.run(on: processing) { try InfoReport.pixelFacts(of: image, options: options) }
             }
             var hashsums: [(String, MetadataValue)] = []
             if let data, !options.hashsums.isEmpty {
@@ -117,17 +117,17 @@ enum InfoReport {
         if options.sampleFormat { fields.append(("sample_format", .string(facts.sampleFormat))) }
         if options.pagesNumber { fields.append(("pages_number", .int(info.pages))) }
         if options.alpha { fields.append(("alpha", .bool(info.hasAlpha))) }
+        if let crop = options.crop { fields.append(("crop", relativeCrop(crop, of: info.uprightSize))) }
         fields += pixelFacts
         if !hashsums.isEmpty { fields.append(("hashsums", .record(hashsums))) }
         return .record(fields)
     }
 
-    /// The facts made from the recipe's image (upright, reduced): crop, palette, average,
+    /// The facts made from the recipe's image (upright, reduced): palette, average,
     /// dominant colours, BlurHash, ThumbHash.
-    static func pixelFacts(of image: Image, facts: HeaderFacts, options: ImageInfoOptions) throws(ImagingError) -> [(String, MetadataValue)] {
+    static func pixelFacts(of image: Image, options: ImageInfoOptions) throws(ImagingError) -> [(String, MetadataValue)] {
         var fields: [(String, MetadataValue)] = []
         let pixels = try image.pixels()
-        if let crop = options.crop { fields.append(("crop", relativeCrop(crop, of: facts.info.uprightSize))) }
         if options.palette > 0 {
             let colours = ColourStatistics.palette(pixels, count: options.palette)
             fields.append(("palette", .array(colours.map { $0.colour.value() })))

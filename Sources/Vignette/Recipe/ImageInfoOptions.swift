@@ -5,7 +5,7 @@
 /// URLs applied to it (`max_src_resolution`, `max_src_file_size`, `cachebuster`, `expires`).
 ///
 /// Facts that need no pixels (size, format, dimensions, EXIF, IPTC, XMP, colour space, bands,
-/// sample format, pages, alpha) come from the header alone; `crop`, `palette`, `average`,
+/// sample format, pages, alpha, crop coordinates) come from the header alone; `palette`, `average`,
 /// `dominant_colors`, `blurhash` and `thumbhash` from the recipe's image; `calc_hashsums` from
 /// the source's bytes. `detect_objects` needs a machine-learning model and is refused.
 public struct ImageInfoOptions: Sendable, Hashable {
@@ -37,7 +37,7 @@ public struct ImageInfoOptions: Sendable, Hashable {
 
     /// Whether the answer needs decoded pixels (the recipe's image).
     public var needsPixels: Bool {
-        crop != nil || palette > 0 || average || dominantColours || blurHashX > 0 || thumbHash
+        palette > 0 || average || dominantColours || blurHashX > 0 || thumbHash
     }
 
     /// Whether the answer needs the source's bytes in memory (not only its header).
