@@ -193,6 +193,7 @@ let package = Package(
         .target(name: "FuzzSupport", path: "Fuzz/Sources/FuzzSupport"),
         .executableTarget(name: "FuzzProbe", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzProbe"),
         .executableTarget(name: "FuzzThumbnail", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzThumbnail"),
+        .executableTarget(name: "FuzzGainMap", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzGainMap"),
         .executableTarget(name: "FuzzProgressive", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzProgressive"),
         // Differential: the JPEG DC paths against libjpeg-turbo at 1/8 (JPEGDC's Fuzzing SPI).
         .executableTarget(name: "FuzzJPEGDC", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzJPEGDC"),
@@ -213,7 +214,8 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
-            ]),
+            ],
+            exclude: ["GainMap/ultrahdr_reference.py"]),
         .testTarget(
             name: "VignetteVaporTests",
             dependencies: [

@@ -3,7 +3,10 @@
 /// in cache keys, so two requests with the same `id` share encoded bytes in memory and on disk.
 public struct OutputEncoding: Sendable, Hashable, CustomStringConvertible {
     /// What the choice is called in cache keys; equal ids must make equal choices.
-    public var id: String { maxBytes > 0 ? "\(choiceID)|max \(maxBytes) bytes" : choiceID }
+    public var id: String {
+        let limited = maxBytes > 0 ? "\(choiceID)|max \(maxBytes) bytes" : choiceID
+        return keepsGainMap ? limited : limited + "|sdr"
+    }
     /// The id of the format choice alone.
     let choiceID: String
     let choose: @Sendable (Image) -> EncodingFormat
@@ -14,6 +17,11 @@ public struct OutputEncoding: Sendable, Hashable, CustomStringConvertible {
     /// count; nil writes a still of the first frame in the format `format(for:)` picks.
     /// `fixed(_:)` keeps animations in WebP and GIF; see `keepingAnimation(as:)`.
     public private(set) var animatedFormat: EncodingFormat?
+    /// Whether a JPEG result of a JPEG source with a gain map (Ultra HDR, ISO 21496-1) keeps it:
+    /// the gain map taken through the result's geometry and written as the MPF secondary image,
+    /// with its metadata (`GainMapJPEG`). True by default; other formats are written SDR
+    /// whatever it says. See `keepingGainMap(_:)`.
+    public private(set) var keepsGainMap = true
     /// Whether the result is the SVG source itself, sanitised (`SVGDocument.sanitized`), with no
     /// decode and no processing: `sanitizedSVG`, imgproxy's `f:svg`.
     public private(set) var passesSVGThrough = false
@@ -47,7 +55,16 @@ public struct OutputEncoding: Sendable, Hashable, CustomStringConvertible {
         guard format.keepsAnimation else { return self }
         var encoding = OutputEncoding(id: "\(choiceID)|animated:\(format.identifier)", choose: choose)
         encoding.maxBytes = maxBytes
+        encoding.keepsGainMap = keepsGainMap
         encoding.animatedFormat = format
+        return encoding
+    }
+
+    /// This encoding, with a source's gain map kept in JPEG results or not (`keepsGainMap`); the
+    /// id says when it is not ("|sdr").
+    public func keepingGainMap(_ keeps: Bool) -> OutputEncoding {
+        var encoding = self
+        encoding.keepsGainMap = keeps
         return encoding
     }
 

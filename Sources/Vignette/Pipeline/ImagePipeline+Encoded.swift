@@ -107,7 +107,9 @@ extension ImagePipeline {
             let onePass = request.processors.isEmpty && encoding.maxBytes == 0
             // An animation is told from a still by its bytes: those requests load them first.
             let mayKeepFrames = encoding.animatedFormat != nil && request.thumbnail?.frames == .all
-            let encoded: EncodedImage
+            var encoded: EncodedImage
+            // The source's bytes when they were loaded here (a gain map is taken from them).
+            var loaded: Data?
             if encoding.passesSVGThrough {
                 let data = try await work.value(of: loadWork(for: request, trace: work.trace))
                 encoded = try await work.run(on: decoding, span: "vignette.sanitize_svg") { _ throws -> EncodedImage in
@@ -125,7 +127,6 @@ extension ImagePipeline {
                 }
             } else {
                 var made: EncodedImage?
-                var loaded: Data?
                 if let thumbnail = request.thumbnail, onePass || mayKeepFrames {
                     let data = try await work.value(of: loadWork(for: request, trace: work.trace))
                     loaded = data
@@ -145,6 +146,8 @@ extension ImagePipeline {
                 if let made {
                     encoded = made
                 } else {
+                    // A JPEG may keep the source's gain map, read from its bytes: loaded once, here.
+                    if loaded == nil, encoding.keepsGainMap { loaded = try await work.value(of: loadWork(for: request, trace: work.trace)) }
                     // The image node (decode, then each processor), given the bytes loaded here.
                     let container = try await work.value(
                         of: imageWork(for: request, processorCount: request.processors.count, loaded: loaded, trace: work.trace))
@@ -152,6 +155,13 @@ extension ImagePipeline {
                         metrics.encodes.increment()
                         return try ImagePipeline.encode(container.image, as: encoding, limits: limits, span: span)
                     }
+                }
+            }
+            if encoding.keepsGainMap, encoded.format == .jpeg {
+                let source = if let loaded { loaded } else { try await work.value(of: loadWork(for: request, trace: work.trace)) }
+                let primary = encoded
+                encoded = try await work.run(on: self.encoding, span: "vignette.gain_map") { [self] _ in
+                    keepingGainMap(primary, source: source, request: request, limits: limits)
                 }
             }
             storeEncodedInMemory(encoded, for: request, encoding: encoding)

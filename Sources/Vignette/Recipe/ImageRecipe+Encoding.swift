@@ -58,7 +58,8 @@ extension ImageRecipe {
     /// response then varies with `Accept`). The encoding's id names every setting, for cache keys.
     public func encoding(accepting: Set<ImageFormat> = []) throws(ImagingError) -> (encoding: OutputEncoding, negotiated: Bool) {
         let (encoding, negotiated) = try chosenEncoding(accepting: accepting)
-        return (maxBytes > 0 ? encoding.fitting(in: maxBytes) : encoding, negotiated)
+        let fitted = maxBytes > 0 ? encoding.fitting(in: maxBytes) : encoding
+        return (fitted.keepingGainMap(keepGainMap), negotiated)
     }
 
     private func chosenEncoding(accepting: Set<ImageFormat>) throws(ImagingError) -> (encoding: OutputEncoding, negotiated: Bool) {

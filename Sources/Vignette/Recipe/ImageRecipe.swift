@@ -97,6 +97,11 @@ public struct ImageRecipe: Sendable, Hashable, Codable {
     public var watermark: Watermark?
     /// Whether metadata (EXIF, XMP, IPTC) is left out of the output.
     public var stripMetadata = true
+    /// Whether a JPEG result of a JPEG source with an HDR gain map (Ultra HDR, ISO 21496-1) keeps
+    /// it, taken through the same geometry, as the MPF secondary image with its metadata
+    /// (`OutputEncoding.keepsGainMap`); false writes the SDR image alone, as every other format
+    /// does. imgproxy's `preserve_hdr` names it in URLs.
+    public var keepGainMap = true
     /// Whether an embedded ICC profile is converted to sRGB and left out; false keeps the profile
     /// and the source's colours as they are (`ThumbnailOptions.keepProfile`).
     public var stripColourProfile = true

@@ -119,7 +119,10 @@ public struct ImgproxyOptions: Sendable {
         case "max_bytes", "mb":
             try arguments.count(1...1)
             recipe.maxBytes = try arguments.integer(0, in: ImageRecipe.Ranges.maxBytes)
-        case "keep_copyright", "kcr", "preserve_hdr", "ph", "enforce_thumbnail", "eth":
+        case "preserve_hdr", "ph":
+            try arguments.count(1...1)
+            recipe.keepGainMap = try arguments.flag(0)
+        case "keep_copyright", "kcr", "enforce_thumbnail", "eth":
             // Accepted and ignored (docs/imgproxy.md says why): still checked as booleans.
             try arguments.count(1...1)
             _ = try arguments.flag(0)
