@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 SECONDS_EACH=${FUZZ_SECONDS:-300}
 JOBS=${FUZZ_JOBS:-2}
-read -r -a TARGETS <<< "${FUZZ_TARGETS:-FuzzProbe FuzzThumbnail FuzzProgressive FuzzJPEGDC FuzzHTTPHeaders FuzzImgproxyOptions FuzzMetadata}"
+read -r -a TARGETS <<< "${FUZZ_TARGETS:-FuzzProbe FuzzThumbnail FuzzProgressive FuzzJPEGDC FuzzHTTPHeaders FuzzImgproxyOptions FuzzMetadata FuzzGainMap}"
 mode=${1:-run}
 scratch=.build-fuzz
 work=.fuzz
@@ -83,6 +83,14 @@ seeds() { # target -> folder of seeds
     cjpeg -grayscale -restart 2B -outfile "$folder/gen-grey.jpg" "$folder/source.pgm"
     cjpeg -grayscale -progressive -outfile "$folder/gen-grey-p.jpg" "$folder/source.pgm"
     rm -f "$folder/source.ppm" "$folder/source.pgm" "$folder/scans.txt"
+  fi
+  if [ "$target" = FuzzGainMap ] && [ -x .venv-test/bin/python ]; then
+    # Ultra HDR JPEGs (every orientation, gain maps at 1/2 and 1/4) made by the tests' reference
+    # script (.venv-test: NumPy, Pillow), each behind the selector byte of the whole path (3).
+    made=$(mktemp -d)
+    .venv-test/bin/python Tests/VignetteTests/GainMap/ultrahdr_reference.py make "$made" > /dev/null
+    for f in "$made"/*.jpg; do { printf '\x03'; cat "$f"; } > "$folder/$(basename "$f")"; done
+    rm -rf "$made"
   fi
   if [ -d "Fuzz/regressions/$target" ]; then cp Fuzz/regressions/"$target"/* "$folder/" 2>/dev/null || true; fi
   echo "$folder"
