@@ -7,7 +7,9 @@ DEMO_OUT ?= demo-thumbnails
 DEMO_SIZE ?= 256
 
 # Build and test needs: the -dev packages the C targets link against.
-BUILD_PACKAGES := libvips-dev libwebp-dev libheif-dev libhiredis-dev libturbojpeg0-dev liblcms2-dev libdeflate-dev pkg-config
+# FFmpeg's (libavformat, libavcodec, libavutil, libswscale) only for the Video trait, which the
+# repository's own builds enable.
+BUILD_PACKAGES := libvips-dev libwebp-dev libheif-dev libhiredis-dev libturbojpeg0-dev liblcms2-dev libdeflate-dev pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
 # The shared-cache tests start a redis-server of their own on 127.0.0.1; the operation tests
 # compare with references made by libvips' own `vips` command (libvips-tools); the colour tests
 # with conversions made by littleCMS' `transicc` (liblcms2-utils). The format tests read Vignette's
@@ -15,8 +17,8 @@ BUILD_PACKAGES := libvips-dev libwebp-dev libheif-dev libhiredis-dev libturbojpe
 # libmagickcore comes with libvips42, as libjxl, which JPEG XL goes through, does). The S3 tests
 # run moto's server and botocore from a venv of the project's own (.venv-test, Scripts/test-venv.sh,
 # from PyPI). The JPEG DC tests make their JPEGs with libjpeg-turbo's `cjpeg` and `jpegtran`
-# (libjpeg-turbo-progs).
-TEST_PACKAGES := redis-server libvips-tools liblcms2-utils python3 python3-venv libjpeg-turbo-progs libimage-exiftool-perl
+# (libjpeg-turbo-progs). The video tests and FuzzVideo's seeds make their clips with `ffmpeg`.
+TEST_PACKAGES := redis-server libvips-tools liblcms2-utils python3 python3-venv libjpeg-turbo-progs libimage-exiftool-perl ffmpeg
 # Fixture tools (Fixtures/make-fixtures.sh), the whole-process benchmark peers, and the redis-server
 # the shared-cache benchmark starts on 127.0.0.1.
 TOOL_PACKAGES := libvips-tools colord-data imagemagick libheif-examples webp libimage-exiftool-perl hyperfine python3-venv curl libjpeg-dev zlib1g-dev python3-dev redis-server

@@ -13,6 +13,8 @@ import PackageDescription
 //   Vapor        VignetteVapor: the same routes mounted in a Vapor application; enables Server
 //   CLI          the `vignette` executable (swift-argument-parser, OpenTelemetry's OTLP exporter);
 //                enables Hummingbird
+//   Video        video posters in VignetteCodecs: FFmpeg's libavformat/libavcodec/libswscale
+//                (Debian's -dev packages), a system library needed only with the trait
 //
 // No trait is on by default. This repository's own builds (the Makefile) enable them all.
 let http: Set<String> = ["HTTP"]
@@ -20,6 +22,7 @@ let server: Set<String> = ["Server"]
 let hummingbird: Set<String> = ["Hummingbird"]
 let vapor: Set<String> = ["Vapor"]
 let cli: Set<String> = ["CLI"]
+let video: Set<String> = ["Video"]
 
 let package = Package(
     name: "Vignette",
@@ -44,6 +47,7 @@ let package = Package(
             enabledTraits: ["Server"]),
         .trait(name: "Vapor", description: "VignetteVapor: the server's routes mounted in a Vapor application.", enabledTraits: ["Server"]),
         .trait(name: "CLI", description: "The vignette executable: commands, serve, OTLP trace export.", enabledTraits: ["Hummingbird"]),
+        .trait(name: "Video", description: "Video posters (MP4, MOV, WebM, MKV…) through FFmpeg's libavformat and libavcodec."),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -88,6 +92,10 @@ let package = Package(
         .systemLibrary(
             name: "CVignetteDeflate", path: "CSystemShims/CVignetteDeflate", pkgConfig: "libdeflate",
             providers: [.apt(["libdeflate-dev"])]),
+        // Behind the Video trait: a build without it needs neither FFmpeg's headers nor pkg-config's entry.
+        .systemLibrary(
+            name: "CVignetteFFmpeg", path: "CSystemShims/CVignetteFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
         .target(
             name: "CVignetteImageShims", dependencies: ["CVignetteVips", "CVignetteHeif"],
             path: "CSystemShims/CVignetteImageShims"),
@@ -103,7 +111,7 @@ let package = Package(
             name: "VignetteCodecs",
             dependencies: [
                 "VignetteSupport", "CVignetteVips", "CVignetteWebP", "CVignetteHeif", "CVignetteImageShims", "CVignetteResize", "CVignetteTurboJPEG", "CVignetteLcms2", "CVignetteDeflate",
-                "CVignetteJPEGDC",
+                "CVignetteJPEGDC", .target(name: "CVignetteFFmpeg", condition: .when(traits: video)),
             ]),
         .target(
             name: "Vignette",
@@ -200,6 +208,8 @@ let package = Package(
         .executableTarget(name: "FuzzImgproxyOptions", dependencies: ["FuzzSupport", "Vignette"], path: "Fuzz/Sources/FuzzImgproxyOptions"),
         .executableTarget(name: "FuzzMetadata", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzMetadata"),
         .executableTarget(
+        // The video poster path (FFmpeg through VignetteCodecs); seeds by Fuzz/make-video-seeds.sh.
+        .executableTarget(name: "FuzzVideo", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzVideo"),
             name: "FuzzHTTPHeaders",
             dependencies: ["FuzzSupport", "VignetteHTTP", .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: http))],
             path: "Fuzz/Sources/FuzzHTTPHeaders"),

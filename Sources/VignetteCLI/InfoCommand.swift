@@ -124,6 +124,20 @@ enum InfoLine {
             ("loop", animation.map { .int($0.loopCount) } ?? .null),
             ("durationMs", animation.map { .int($0.durationMilliseconds) } ?? .null),
         ]
+        if let video = info.video {
+            // Videos only (width and height are the poster's, rotation applied).
+            fields.append((
+                "video",
+                .object([
+                    ("codec", .string(video.codec)),
+                    ("durationSeconds", video.duration.map { .double($0) } ?? .null),
+                    ("frameRate", video.frameRate.map { .double($0) } ?? .null),
+                    ("rotation", .int(video.rotation)),
+                    ("storedWidth", .int(video.storedSize.width)),
+                    ("storedHeight", .int(video.storedSize.height)),
+                ])
+            ))
+        }
         if let placeholder { fields.append((placeholder.kind, .string(placeholder.value))) }
         return JSONValue.object(fields).text
     }

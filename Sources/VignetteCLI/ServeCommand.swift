@@ -49,6 +49,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Render PDF sources (their first page, or page/pg), through poppler: off by default, and PDF sources are answered 415 (env VIGNETTE_ALLOW_PDF=1).")
     var allowPdf = false
 
+    @Flag(help: "Decode video sources (MP4, MOV, WebM, MKV…: a poster frame, the first or video_thumbnail_second/vts), through FFmpeg: off by default, and video sources are answered 415 (env VIGNETTE_ALLOW_VIDEO=1).")
+    var allowVideo = false
+
     @Flag(help: "Allow sources on loopback, private, link-local and other non-public addresses (env VIGNETTE_ALLOW_PRIVATE_SOURCES=1).")
     var allowPrivateSources = false
 
@@ -153,6 +156,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         configuration.cacheFolder = cache ?? environment("VIGNETTE_CACHE")
         if allowPdf || ServeCommand.isOn(environment("VIGNETTE_ALLOW_PDF")) { configuration.allowedInputs.insert(.pdf) }
+        if allowVideo || ServeCommand.isOn(environment("VIGNETTE_ALLOW_VIDEO")) { configuration.allowedInputs.insert(.video) }
         configuration.watermarkPath = watermark ?? environment("VIGNETTE_WATERMARK") ?? environment("IMGPROXY_WATERMARK_PATH")
         configuration.memoryCacheSizeLimit = try number(
             memoryCacheSize, "VIGNETTE_MEMORY_CACHE_SIZE", "--memory-cache-size", Ranges.memoryCacheSizeMiB).map { $0 << 20 }

@@ -60,7 +60,7 @@ public struct ServerConfiguration: Sendable {
     }
     private var configuredLimits: DecodingLimits
     /// The kinds of source read by large C libraries that the server takes (`InputKinds`): none by
-    /// default (`vignette serve --allow-pdf` adds PDF); the others are answered 415 with a line
+    /// default (`vignette serve --allow-pdf` adds PDF, `--allow-video` video); the others are answered 415 with a line
     /// saying they are not allowed. The one place the server's source kinds are allowed.
     public var allowedInputs: InputKinds = []
     /// A disk cache of encoded results (and of fetched originals); nil for none.

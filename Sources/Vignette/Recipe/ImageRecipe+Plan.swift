@@ -82,6 +82,7 @@ extension ImageRecipe {
         thumbnail.keepProfile = !stripColourProfile
         thumbnail.frames = frames
         thumbnail.page = page
+        thumbnail.videoSecond = videoSecond
         var plan = RecipePlan(thumbnail: thumbnail, processors: processors(watermark: watermark), turnsBox: turnsBox)
         if trim != nil || crop != nil {
             plan.decodesWhole = true

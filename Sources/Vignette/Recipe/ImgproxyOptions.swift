@@ -135,6 +135,9 @@ public struct ImgproxyOptions: Sendable {
         case "page", "pg":
             try arguments.count(1...1)
             recipe.page = try arguments.integer(0, in: 0...ThumbnailOptions.maximumPage)
+        case "video_thumbnail_second", "vts":
+            try arguments.count(1...1)
+            recipe.videoSecond = try arguments.number(0, in: 0...ThumbnailOptions.maximumVideoSecond)
         case "max_animation_frames", "maf":
             try arguments.count(1...1)
             recipe.limits.maxFrames = try arguments.integer(0, in: 1...1_000_000)

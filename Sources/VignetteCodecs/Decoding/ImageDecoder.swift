@@ -14,7 +14,8 @@ import VignetteSupport
 /// anything only ImageMagick reads (BMP and ICO among them) give
 /// `ImagingError.Kind.unsupportedFormat`. JPEG XL, which libvips 8.14 also flags untrusted, is
 /// let through (libvips' `jxlload`, libjxl): its header gives the size the budget is checked
-/// against before libjxl decodes a pixel.
+/// against before libjxl decodes a pixel. Video containers (MP4, MOV, WebM, MKV, AVI, MPEG-TS,
+/// FLV) give their first frame, upright, through FFmpeg when the package's Video trait is on.
 public struct ImageDecoder: Sendable {
     /// The budget every probe and decode is checked against, from the header, before any pixel.
     public var limits: DecodingLimits
@@ -31,6 +32,7 @@ public struct ImageDecoder: Sendable {
     /// The header of `data`: format, size, bands, alpha, orientation, pages and embedded thumbnail.
     /// No pixels are decoded.
     public func probe(_ data: Data) throws(ImagingError) -> ImageInfo {
+        if let video = try VideoInput.info(data, limits: limits) { return video }
         let source = try LoadedSource(data: data, limits: limits, page: page)
         let header = try source.load(failOn: .none)
         let format = source.refinedFormat(of: header)
@@ -57,6 +59,7 @@ public struct ImageDecoder: Sendable {
 
     /// `decode(_:)`, stopped part-way when `cancellation` is cancelled (`ImagingError.Kind.cancelled`).
     public func decode(_ data: Data, cancellation: ImagingCancellation?) throws(ImagingError) -> Image {
+        if let video = try VideoInput.poster(data, at: nil, limits: limits, cancellation: cancellation) { return video.image }
         let source = try LoadedSource(data: data, limits: limits, page: page)
         let header = try source.load(failOn: limits.failOn)
         try limits.checkFrames(source.format.isVector ? 1 : header.pageCount)

@@ -31,6 +31,9 @@ public struct ImageInfo: Sendable, Hashable, Codable {
     public var pages: Int
     /// The largest embedded thumbnail (HEIF thumbnail item or JPEG EXIF thumbnail), if any.
     public var embeddedThumbnail: PixelSize?
+    /// For a video container: its duration, codec and rotation (the poster's size is `width` ×
+    /// `height`, upright); nil for images.
+    public var video: VideoInfo? = nil
 
     /// The size once the orientation is applied: orientations 5–8 swap width and height.
     public var uprightSize: PixelSize {

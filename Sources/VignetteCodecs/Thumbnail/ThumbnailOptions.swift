@@ -53,6 +53,10 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
     /// `Thumbnailer.animatedThumbnail`); `.first` (the default) makes a still of the first frame.
     /// The `Thumbnailer`'s own methods other than `animatedThumbnail` make stills.
     public var frames: FrameSelection = .first
+    /// For a video source: the poster is the first frame at or after this second (imgproxy Pro's
+    /// `video_thumbnail_second`), as `ffmpeg -ss` gives it; nil (the default) is the first frame.
+    /// A second past the end of the stream gives its last frame.
+    public var videoSecond: Double?
     /// Whether the thumbnail keeps the source's ICC profile, its pixels left in the source's colour
     /// space (the profile goes with them into the output, even when metadata are stripped). When
     /// false, the default, an image with a profile is converted through it to sRGB
@@ -137,6 +141,9 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
     /// The highest page index asked for (the page count of a PDF poppler will read).
     public static let maximumPage = 100_000
 
+    /// The latest video second a poster may be asked at: 24 hours.
+    public static let maximumVideoSecond: Double = 86_400
+
     /// Throws `.invalidArgument` naming the first value out of range: a side of the box below 1 or
     /// over `maximumSide`, a zoom that is not above 0, a minimum side out of range, a blur sigma
     /// outside 0–1000. The thumbnailer checks this before reading anything; a pipeline checks it
@@ -156,6 +163,9 @@ public struct ThumbnailOptions: Sendable, Hashable, Codable {
             minWidth <= Self.maximumSide, minHeight <= Self.maximumSide
         else {
             throw ImagingError(.invalidArgument, "zoom must be above 0 and minimum sides between 0 and \(Self.maximumSide)")
+        }
+        if let videoSecond, !(videoSecond.isFinite && videoSecond >= 0 && videoSecond <= Self.maximumVideoSecond) {
+            throw ImagingError(.invalidArgument, "video second must be between 0 and \(Int(Self.maximumVideoSecond)), got \(videoSecond)")
         }
         guard (0...Self.maximumPage).contains(page) else {
             throw ImagingError(.invalidArgument, "page must be between 0 and \(Self.maximumPage), got \(page)")

@@ -115,6 +115,13 @@ public struct Thumbnailer: Sendable {
         _ data: Data, cancellation: ImagingCancellation? = nil, encodingHint: (Image) -> EncodingFormat? = { _ in nil }
     ) throws(ImagingError) -> Thumbnail {
         try options.validate()
+        if let video = try VideoInput.poster(data, at: options.videoSecond, limits: limits, cancellation: cancellation) {
+            // A video's poster, decoded whole and upright by FFmpeg, takes the full-decode route.
+            let geometry = ThumbnailGeometry(source: PixelSize(width: video.image.width, height: video.image.height), options: options)
+            try limits.check(.ofResult(geometry.resized, bands: video.image.bands))
+            let finished = try finish(video.image, geometry: geometry, orientation: 1, data: data, cancellation: cancellation)
+            return Thumbnail(image: finished, source: video.info, route: .fullDecode)
+        }
         let source = try LoadedSource(data: data, limits: limits, page: options.page)
         if source.format.isVector, !options.allowUpscaling {
             // A vector source is drawn at the size of the box, larger or smaller (as imgproxy does).
