@@ -36,14 +36,16 @@ public struct ImageRecipe: Sendable, Hashable, Codable {
 
     /// How the image meets the box.
     public var resizingType: ResizingType = .fit
-    /// The box's width in pixels before `dpr`; 0 follows from `height` and the aspect ratio (both
-    /// 0: the image's own size).
+    /// The box's width in pixels before `dpr`; 0, as in imgproxy, leaves the width to the height's
+    /// scale (for `force`, to the image's own width; both 0: the image's own size, even enlarged).
     public var width = 0
     /// The box's height; see `width`.
     public var height = 0
     /// Whether an image smaller than the box is made bigger.
     public var enlarge = false
-    /// Multiplies the box (a device pixel ratio), above 0 and at most `Ranges.dpr`'s top.
+    /// Multiplies the box (a device pixel ratio), above 0 and at most `Ranges.dpr`'s top. Without
+    /// `enlarge` it is lowered, as imgproxy lowers it, to what the image gives without enlarging;
+    /// the extend canvas and the padding are multiplied by what applied.
     public var dpr: Double = 1
     /// What a fill keeps: the centre, an edge or a corner, or libvips' attention region (`sm`).
     public var gravity: Gravity = .centre
@@ -202,7 +204,8 @@ extension ImageRecipe {
         /// The most pixels of one animation frame (checked as the source's pixels, which for an
         /// animation are one frame's).
         public var maxFramePixels: Int?
-        /// The longest side of the result.
+        /// The longest side of the result (extend canvas and padding included): when longer, the
+        /// resize, the canvas and the padding shrink by one factor (imgproxy's `limitScale`).
         public var maxResultSide: Int?
 
         /// No limit of its own.
