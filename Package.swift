@@ -202,6 +202,9 @@ let package = Package(
         .executableTarget(name: "FuzzProbe", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzProbe"),
         .executableTarget(name: "FuzzThumbnail", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzThumbnail"),
         .executableTarget(name: "FuzzGainMap", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzGainMap"),
+        // SVG sanitised and rendered (librsvg), PDF pages (poppler): seeds by Fuzz/make-vector-seeds.sh.
+        .executableTarget(name: "FuzzSVG", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzSVG"),
+        .executableTarget(name: "FuzzPDF", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzPDF"),
         .executableTarget(name: "FuzzProgressive", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzProgressive"),
         // Differential: the JPEG DC paths against libjpeg-turbo at 1/8 (JPEGDC's Fuzzing SPI).
         .executableTarget(name: "FuzzJPEGDC", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzJPEGDC"),

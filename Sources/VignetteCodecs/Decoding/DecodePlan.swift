@@ -88,8 +88,15 @@ struct DecodePlan {
         }
         // Nudged up where the product falls just short of a whole pixel.
         for _ in 0..<8 where !size(scale).covers(target) { scale = scale.nextUp * 1.000_001 }
+        // Within the option's range: libvips ignores a value outside it (with a warning) and
+        // would draw the nominal size, whatever was planned and checked.
+        scale = min(max(scale, renderedScales.lowerBound), renderedScales.upperBound)
         return shrunk(source, header, size(scale), scale, ["scale=\(scale)"])
     }
+
+    /// The range of svgload's and pdfload's `scale` in libvips 8.14.
+    static let renderedScales = 0.001...100_000.0
+
 
     private static func shrunk(
         _ source: LoadedSource, _ header: Image, _ decoded: PixelSize, _ scale: Double, _ options: [String]

@@ -123,10 +123,13 @@ public struct Thumbnailer: Sendable {
             return Thumbnail(image: finished, source: video.info, route: .fullDecode)
         }
         let source = try LoadedSource(data: data, limits: limits, page: options.page)
-        if source.format.isVector, !options.allowUpscaling {
-            // A vector source is drawn at the size of the box, larger or smaller (as imgproxy does).
+        if source.format.isVector, !options.allowUpscaling || options.method != .shrinkOnLoad {
+            // A vector source is drawn at the size of the box, larger or smaller (as imgproxy
+            // does), at the scale Vignette plans and checks (vips_thumbnail's may fall outside
+            // the loaders' range, where libvips draws the nominal size instead).
             var drawn = self
             drawn.options.allowUpscaling = true
+            drawn.options.method = .shrinkOnLoad
             return try drawn.lazyThumbnail(source: source, cancellation: cancellation, encodingHint: encodingHint)
         }
         return try lazyThumbnail(source: source, cancellation: cancellation, encodingHint: encodingHint)
