@@ -18,7 +18,9 @@ BUILD_PACKAGES := libvips-dev libwebp-dev libheif-dev libhiredis-dev libturbojpe
 # run moto's server and botocore from a venv of the project's own (.venv-test, Scripts/test-venv.sh,
 # from PyPI). The JPEG DC tests make their JPEGs with libjpeg-turbo's `cjpeg` and `jpegtran`
 # (libjpeg-turbo-progs). The video tests and FuzzVideo's seeds make their clips with `ffmpeg`.
-TEST_PACKAGES := redis-server libvips-tools liblcms2-utils python3 python3-venv libjpeg-turbo-progs libimage-exiftool-perl ffmpeg
+# librsvg2-bin (rsvg-convert), poppler-utils (pdftoppm) and fonts-dejavu-core: the SVG and PDF
+# references and the fonts their text is drawn in (SVGSourceTests, PDFSourceTests, FuzzPDF seeds).
+TEST_PACKAGES := redis-server libvips-tools liblcms2-utils python3 python3-venv libjpeg-turbo-progs libimage-exiftool-perl ffmpeg librsvg2-bin poppler-utils fonts-dejavu-core
 # Fixture tools (Fixtures/make-fixtures.sh), the whole-process benchmark peers, and the redis-server
 # the shared-cache benchmark starts on 127.0.0.1.
 TOOL_PACKAGES := libvips-tools colord-data imagemagick libheif-examples webp libimage-exiftool-perl hyperfine python3-venv curl libjpeg-dev zlib1g-dev python3-dev redis-server
