@@ -20,7 +20,7 @@ import Foundation
 /// - entities: the five predefined ones and character references are decoded; the internal
 ///   subset's general entities are expanded within `Limits.maxEntityExpansion` bytes (a "billion
 ///   laughs" file is refused), external ones expand to nothing;
-/// - bounded: input bytes, elements, nesting depth.
+/// - bounded: input bytes, elements, nesting depth, text (one run and all of it).
 ///
 /// Errors: `.unsupportedFormat` for a document whose root is not `svg` (or not UTF-8),
 /// `.limitExceeded` past a limit, `.corruptData` for markup that does not parse.
@@ -33,6 +33,10 @@ struct SVGSanitizer {
         var maxEntityExpansion = 1 << 20
         /// Bytes of one `data:` image.
         var maxDataImageBytes = 16 << 20
+        /// Bytes of one run of text, and of all text: librsvg lays a run out in time that grows
+        /// faster than its length (10,000 characters in one `<text>` took 10 s of CPU).
+        var maxTextRun = 4096
+        var maxText = 64 << 10
     }
 
     /// Elements dropped with their content (compared by local name, lowercased).
@@ -51,6 +55,8 @@ struct SVGSanitizer {
     var sawRoot = false
     /// The text of the `<style>` element being read (its text and CDATA, decoded).
     var styleText: [UInt8] = []
+    /// Bytes of text kept so far (runs with more than white space).
+    var textBytes = 0
 
     /// The sanitised document, or the error that refuses it.
     static func sanitize(_ data: Data, limits: Limits = Limits()) throws(ImagingError) -> Data {
@@ -228,6 +234,7 @@ struct SVGSanitizer {
         if open.style {
             styleText += decoded
         } else {
+            try countText(decoded)
             Self.escape(decoded, into: &output, attribute: false)
         }
     }
@@ -238,7 +245,18 @@ struct SVGSanitizer {
         if open.style {
             styleText += content
         } else {
+            try countText(content)
             Self.escape(content, into: &output, attribute: false)
+        }
+    }
+
+    /// Counts a run of text against `Limits.maxTextRun` and `maxText` (white space alone is free).
+    private mutating func countText(_ text: [UInt8]) throws(ImagingError) {
+        guard !text.allSatisfy(Self.isSpace) else { return }
+        textBytes += text.count
+        if text.count > limits.maxTextRun || textBytes > limits.maxText {
+            throw ImagingError(
+                .limitExceeded, "SVG has more text than \(limits.maxText) bytes, or a run of it longer than \(limits.maxTextRun)")
         }
     }
 
