@@ -10,7 +10,7 @@ import Foundation
 /// Reads an EXIF block (a TIFF structure, with or without libvips' `Exif\0\0` prefix) into a flat
 /// object: IFD0, the Exif IFD, the GPS IFD and the interoperability IFD, each tag under ExifTool's
 /// name and with the value ExifTool prints with `-n` (numbers as numbers, rationals as their
-/// quotient, GPS coordinates in decimal degrees, APEX shutter and aperture values in seconds and
+/// quotient, GPS coordinates in decimal degrees, the GPS time as H:M:S, APEX shutter and aperture values in seconds and
 /// f-numbers, lists as arrays). IFD1 (the embedded thumbnail's) is left out. Binary values longer
 /// than 64 bytes (the maker notes, a user comment) are "(Binary data N bytes)".
 ///
@@ -123,7 +123,8 @@ public enum EXIFReader {
         }
     }
 
-    /// ExifTool's `-n` conversions: GPS degrees/minutes/seconds to decimal degrees, APEX shutter
+    /// ExifTool's `-n` conversions: GPS degrees/minutes/seconds to decimal degrees, the GPS time
+    /// stamp to H:M:S, APEX shutter
     /// speed (2^-v s) and aperture (2^(v/2)).
     static func converted(_ name: String, _ value: MetadataValue) -> MetadataValue {
         switch (name, value) {
@@ -135,6 +136,13 @@ public enum EXIFReader {
                 degrees += number / [1.0, 60, 3600][index]
             }
             return .double(degrees)
+        case ("GPSTimeStamp", .array(let parts)) where parts.count == 3:
+            // ExifTool prints the time as H:M:S, each part as its number.
+            let texts = parts.compactMap { part -> String? in
+                guard case .double(let number) = part else { return nil }
+                return number == number.rounded() ? String(Int(number)) : String(number)
+            }
+            return texts.count == 3 ? .string(texts.joined(separator: ":")) : value
         case ("ShutterSpeedValue", .double(let apex)): return .double(pow(2, -apex))
         case ("ApertureValue", .double(let apex)), ("MaxApertureValue", .double(let apex)): return .double(pow(2, apex / 2))
         default: return value
