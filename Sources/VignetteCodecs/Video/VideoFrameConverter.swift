@@ -1,4 +1,3 @@
-internal import CVignetteVips
 #if Video
 internal import CVignetteFFmpeg
 
@@ -31,8 +30,7 @@ enum VideoFrameConverter {
             _ = sws_setColorspaceDetails(
                 scaler, sws_getCoefficients(matrix), fullRange, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16)
         }
-        return try Image(width: width, height: height, bands: bands, interpretation: VIPS_INTERPRETATION_sRGB) {
-            output throws(ImagingError) in
+        return try Image.sRGB8(width: width, height: height, bands: bands) { output throws(ImagingError) in
             guard let base = output.baseAddress, output.count >= width * height * bands else {
                 throw ImagingError(.operationFailed, "no memory for the \(width)x\(height) frame")
             }
