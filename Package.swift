@@ -208,11 +208,11 @@ let package = Package(
         .executableTarget(name: "FuzzProgressive", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzProgressive"),
         // Differential: the JPEG DC paths against libjpeg-turbo at 1/8 (JPEGDC's Fuzzing SPI).
         .executableTarget(name: "FuzzJPEGDC", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzJPEGDC"),
+        // The video poster path (FFmpeg through VignetteCodecs); seeds by Fuzz/make-video-seeds.sh.
+        .executableTarget(name: "FuzzVideo", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzVideo"),
         .executableTarget(name: "FuzzImgproxyOptions", dependencies: ["FuzzSupport", "Vignette"], path: "Fuzz/Sources/FuzzImgproxyOptions"),
         .executableTarget(name: "FuzzMetadata", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzMetadata"),
         .executableTarget(
-        // The video poster path (FFmpeg through VignetteCodecs); seeds by Fuzz/make-video-seeds.sh.
-        .executableTarget(name: "FuzzVideo", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzVideo"),
             name: "FuzzHTTPHeaders",
             dependencies: ["FuzzSupport", "VignetteHTTP", .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: http))],
             path: "Fuzz/Sources/FuzzHTTPHeaders"),

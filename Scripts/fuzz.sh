@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 SECONDS_EACH=${FUZZ_SECONDS:-300}
 JOBS=${FUZZ_JOBS:-2}
-read -r -a TARGETS <<< "${FUZZ_TARGETS:-FuzzProbe FuzzThumbnail FuzzProgressive FuzzJPEGDC FuzzHTTPHeaders FuzzImgproxyOptions FuzzMetadata FuzzGainMap FuzzVideo FuzzSVG FuzzPDF}"
+read -r -a TARGETS <<< "${FUZZ_TARGETS:-FuzzProbe FuzzThumbnail FuzzProgressive FuzzJPEGDC FuzzHTTPHeaders FuzzImgproxyOptions FuzzMetadata FuzzSVG FuzzPDF FuzzGainMap FuzzVideo}"
 mode=${1:-run}
 scratch=.build-fuzz
 work=.fuzz
@@ -48,12 +48,12 @@ seeds() { # target -> folder of seeds
   if [ "$target" = FuzzHTTPHeaders ]; then
     printf 'ETag: "abc"\nLast-Modified: Sun, 06 Nov 1994 08:49:37 GMT\nCache-Control: max-age=60\nContent-Length: 42\nAccept-Ranges: bytes\n' > "$folder/typical"
     printf 'Expires: Sun, 06 Nov 1994 08:49:37 GMT\nCache-Control: no-store\n' > "$folder/expires"
-  elif [ "$target" = FuzzVideo ]; then
-    # Small clips of every container and codec the poster path reads, made by ffmpeg.
-    Fuzz/make-video-seeds.sh "$folder"
   elif [ "$target" = FuzzSVG ] || [ "$target" = FuzzPDF ]; then
     # SVG documents and PDFs of their own, hostile ones among them (cairo through rsvg-convert).
     Fuzz/make-vector-seeds.sh "$( [ "$target" = FuzzSVG ] && echo svg || echo pdf)" "$folder"
+  elif [ "$target" = FuzzVideo ]; then
+    # Small clips of every container and codec the poster path reads, made by ffmpeg.
+    Fuzz/make-video-seeds.sh "$folder"
   elif [ "$target" = FuzzImgproxyOptions ]; then
     printf 'rs:fill-down:300:200:1:1/g:nowe:10:0.5/pd:1:2:3/mw:5/z:0.5:2/exar:1:so/fl:1:0' > "$folder/geometry"
     printf 'c:0.5:100:fp:0.2:0.8/t:10:ffffff:1:1/wm:0.5:re:3:4:0.2/pix:4/bg:10:20:30/dpr:3/rot:270' > "$folder/operations"

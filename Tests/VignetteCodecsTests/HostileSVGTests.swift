@@ -87,10 +87,9 @@ struct HostileSVGTests {
         for (name, svg) in Self.documents(port: listener.port, secret: secret.path) {
             let data = Data(svg.utf8)
             var outcomes: [String] = []
-            func attempt(_ what: String, _ body: () throws(ImagingError) -> Image?) {
+            func attempt(_ what: String, _ body: () throws(ImagingError) -> Image?) -> String {
                 do {
                     if let image = try body() {
-                        outcomes.append("\(what): \(image.width)x\(image.height)")
                         // Whatever is drawn has no red from the file outside.
                         if let pixels = try? image.pixels(), pixels.bands >= 3 {
                             var reddish = false
@@ -101,23 +100,23 @@ struct HostileSVGTests {
                             }
                             #expect(!reddish || name == "huge", "\(name): \(what) drew red")
                         }
-                    } else {
-                        outcomes.append("\(what): ok")
+                        return "\(what): \(image.width)x\(image.height)"
                     }
+                    return "\(what): ok"
                 } catch {
-                    outcomes.append("\(what): \(error.kind)")
                     #expect(error.kind != .operationFailed && error.kind != .io, "\(name): \(what) failed with \(error.kind): \(error.message)")
+                    return "\(what): \(error.kind)"
                 }
             }
-            attempt("probe") { () throws(ImagingError) -> Image? in _ = try ImageDecoder().probe(data); return nil }
-            attempt("decode") { () throws(ImagingError) -> Image? in try ImageDecoder().decode(data) }
-            attempt("thumbnail") { () throws(ImagingError) -> Image? in try Thumbnailer(options: ThumbnailOptions(width: 64, height: 64)).thumbnail(data).image }
-            attempt("sanitised") { () throws(ImagingError) -> Image? in
+            outcomes.append(attempt("probe") { () throws(ImagingError) -> Image? in _ = try ImageDecoder().probe(data); return nil })
+            outcomes.append(attempt("decode") { () throws(ImagingError) -> Image? in try ImageDecoder().decode(data) })
+            outcomes.append(attempt("thumbnail") { () throws(ImagingError) -> Image? in try Thumbnailer(options: ThumbnailOptions(width: 64, height: 64)).thumbnail(data).image })
+            outcomes.append(attempt("sanitised") { () throws(ImagingError) -> Image? in
                 let (clean, _) = try SVGDocument.sanitized(data)
                 let text = String(decoding: clean, as: UTF8.self)
                 #expect(!text.contains("127.0.0.1") && !text.contains("file:") && !text.contains("root:"), "\(name): \(text.prefix(300))")
                 return nil
-            }
+            })
             #expect(listener.connections() == 0, "\(name) connected to the listener: \(outcomes)")
         }
         #expect(listener.connections() == 0)

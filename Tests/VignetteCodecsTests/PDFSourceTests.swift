@@ -75,14 +75,19 @@ struct PDFSourceTests {
         }
         var limits = DecodingLimits.untrusted
         limits.allowedInputs = []
-        for attempt in [{ () throws(ImagingError) in _ = try ImageDecoder(limits: limits).probe(data) },
-                        { () throws(ImagingError) in _ = try Thumbnailer(options: ThumbnailOptions(size: 50), limits: limits).thumbnail(data) }] {
-            do {
-                try attempt()
-                Issue.record("a PDF was read with PDF not allowed")
-            } catch {
-                #expect(error.kind == .unsupportedFormat && error.code == ImagingError.Code.inputNotAllowed(.pdf), "\(error.kind): \(error.message)")
-            }
+        // Two plain do/catch blocks: an array of typed-throws closures here crashes Swift 6.3.1's
+        // CapturePromotion pass.
+        do {
+            _ = try ImageDecoder(limits: limits).probe(data)
+            Issue.record("a PDF was probed with PDF not allowed")
+        } catch {
+            #expect(error.kind == .unsupportedFormat && error.code == ImagingError.Code.inputNotAllowed(.pdf), "\(error.kind): \(error.message)")
+        }
+        do {
+            _ = try Thumbnailer(options: ThumbnailOptions(size: 50), limits: limits).thumbnail(data)
+            Issue.record("a PDF was made with PDF not allowed")
+        } catch {
+            #expect(error.kind == .unsupportedFormat && error.code == ImagingError.Code.inputNotAllowed(.pdf), "\(error.kind): \(error.message)")
         }
     }
 }

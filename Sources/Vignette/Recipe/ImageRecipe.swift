@@ -111,11 +111,11 @@ public struct ImageRecipe: Sendable, Hashable, Codable {
     public var frames: FrameSelection = .all
     /// The page of a PDF source, 0 for the first (imgproxy's `page`/`pg`; `ThumbnailOptions.page`).
     public var page = 0
-    /// The output format; nil chooses one per image (`encoding(accepting:)`).
-    public var format: ImageFormat?
     /// The second of a video source whose frame is the poster, nil for the first frame (imgproxy
     /// Pro's `video_thumbnail_second`/`vts`; `ThumbnailOptions.videoSecond`).
     public var videoSecond: Double?
+    /// The output format; nil chooses one per image (`encoding(accepting:)`).
+    public var format: ImageFormat?
     /// The quality of every lossy format, 1–100; nil for each format's default (`defaultQuality(for:)`).
     public var quality: Int?
     /// Per-format qualities (imgproxy's `format_quality`), over `quality`.

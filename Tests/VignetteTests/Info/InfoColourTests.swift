@@ -108,8 +108,10 @@ struct InfoColourTests {
         #expect(alphabet.firstIndex(of: blurHash.first!) == (components.0 - 1) + (components.1 - 1) * 9)
         let decoded = try BlurHash.decode(blurHash, width: 16, height: 12)
         #expect(decoded.width == 16)
-        let thumb = try #require(Data(base64Encoded: try #require(info["thumbhash"] as? String)))
+        let thumbText = try #require(info["thumbhash"] as? String)
+        let thumb = try #require(Data(base64Encoded: thumbText))
         let image = try ThumbHash.decode(Array(thumb))
-        #expect(abs(Double(image.width) / Double(image.height) - 640.0 / 480) < 0.1)
+        let aspect = Double(image.width) / Double(image.height)
+        #expect(abs(aspect - 640.0 / 480) < 0.1)
     }
 }
