@@ -93,6 +93,9 @@ int vgn_init(const char *argv0, int redirect_modules) {
     vgn_allow_jxl();
     // ... nor the SVG source loader, which only ever sees what SVGSanitizer let through.
     vips_operation_block_set("VipsForeignLoadSvgSource", FALSE);
+    // ... nor PDF's source loader when libvips loaded poppler's module itself (modules not
+    // redirected): DecodingLimits.allowedInputs decides before any PDF byte reaches it.
+    vgn_allow_pdf();
     // The pipeline caches what matters; libvips' operation cache would only hold memory.
     vips_cache_set_max(0);
     vips_cache_set_max_mem(0);

@@ -11,8 +11,10 @@ import VignetteSupport
 /// which shortens a process's start (docs/performance.md), and pointing it there means writing the
 /// environment (`VIPSHOME`), which is only safe then. Lazily, from whatever thread comes first,
 /// libvips starts with its modules as installed and the environment is never written. It also blocks libvips' untrusted loaders (`vips_block_untrusted_set`:
-/// the Debian build's ImageMagick and PDF loaders, which corrupt input must never reach; JPEG XL's
-/// loader and saver, which libvips 8.14 flags untrusted too, are let through: see `ImageDecoder`) and turns
+/// the Debian build's ImageMagick loaders and the file and buffer forms of the PDF and SVG ones,
+/// which corrupt input must never reach; JPEG XL's loader and saver, which libvips 8.14 flags
+/// untrusted too, are let through: see `ImageDecoder`, and so are the SVG and PDF source loaders,
+/// behind `SVGSanitizer` and `DecodingLimits.allowedInputs`) and turns
 /// libvips' operation cache off (`vips_cache_set_max(0)`): callers cache what matters.
 public enum ImagingRuntime {
     private static let explicitStart = Locked(false)
