@@ -20,7 +20,8 @@ refuse 'pthread_create|Thread\.detachNewThread|[^a-zA-Z]Thread *(\{|\()' 'Source
 refuse 'DispatchQueue' '^$' 'a Dispatch queue (use BlockingExecutor)'
 refuse '^(internal |@_implementationOnly |package )?import CVignetteVips' 'Sources/VignetteCodecs/[^:]*' 'libvips imported outside VignetteCodecs'
 refuse 'pointee\.(`?Type`?|data|dtype|Xres|Yres|Xsize|Ysize|Bands|BandFmt|Coding|Xoffset|Yoffset)\b|vips_image_get_data' \
-  'Sources/VignetteCodecs/Image/Image\+PixelMemory\.swift' 'pixel memory or VipsImage fields reached outside Image+PixelMemory'
+  'Sources/VignetteCodecs/Image/Image\+PixelMemory\.swift|Sources/VignetteCodecs/Video/VideoFrameConverter\.swift' \
+  'pixel memory or VipsImage fields reached outside Image+PixelMemory (VideoFrameConverter reads an AVFrame'"'"'s planes, not a VipsImage'"'"'s)'
 refuse 'tjInit|tjDestroy' 'Sources/VignetteCodecs/JPEG/TurboJPEG\.swift' 'TurboJPEG handles made or destroyed outside the TurboJPEG class'
 refuse '(^|[^.a-zA-Z_"])((l|f)?stat|mkdir|rmdir|opendir|readdir|closedir)\(' 'Sources/VignetteSupport/[^:]*' 'stat or folder calls outside VignetteSupport (FileStatus, Folder)'
 [ $status = 0 ] && echo "check-one-way: one lock, one thread maker, no Dispatch queues, libvips in the codecs alone," \

@@ -9,19 +9,25 @@
 /// `dominant_colors`, `blurhash` and `thumbhash` from the recipe's image; `calc_hashsums` from
 /// the source's bytes. `detect_objects` needs a machine-learning model and is refused.
 public struct ImageInfoOptions: Sendable, Hashable {
+    /// imgproxy's `size`, `format` and `dimensions`: the source's byte count, format and width/height (on by default).
     public var size = true, format = true, dimensions = true
+    /// imgproxy's `exif`, `iptc` and `xmp`: the metadata read by Vignette's own readers (on by default).
     public var exif = true, iptc = true, xmp = true
     /// Asked for but not reported for images (imgproxy reports it for videos only).
     public var videoMeta = true
+    /// imgproxy's `colorspace`, `bands`, `sample_format`, `pages_number` and `alpha`: header facts (off by default).
     public var colourSpace = false, bands = false, sampleFormat = false, pagesNumber = false, alpha = false
     /// A crop whose relative coordinates are reported (`crop:W:H:GRAVITY`); nil for none.
     public var crop: ImageRecipe.Crop?
     /// How many palette colours to report (0 for none, else 2–256).
     public var palette = 0
+    /// imgproxy's `average` (`avg:1:IGNORE_TRANSPARENT`): the mean colour of the recipe's image.
     public var average = false, averageIgnoresTransparent = true
+    /// imgproxy's `dominant_colors` (`dc:1:BUILD_MISSED`): the six Palette classes of the recipe's image.
     public var dominantColours = false, buildMissingColours = false
     /// BlurHash components across and down (1–9 each); 0 for no BlurHash.
     public var blurHashX = 0, blurHashY = 0
+    /// imgproxy's `thumbhash`: the ThumbHash of the recipe's image.
     public var thumbHash = false
     /// Digests of the source's bytes to report: md5, sha1, sha256, sha512.
     public var hashsums: [String] = []
@@ -30,6 +36,7 @@ public struct ImageInfoOptions: Sendable, Hashable {
     /// `expires` and the like, shared with image URLs.
     public var delivery = ImgproxyOptions.Delivery()
 
+    /// imgproxy's defaults: size, format, dimensions, EXIF, IPTC, XMP and video metadata on, the rest off.
     public init() {}
 
     /// The digests `calc_hashsums` may name.

@@ -5,7 +5,9 @@
 public enum ColourStatistics {
     /// An RGBA colour, 0–255 a channel.
     public struct Colour: Sendable, Hashable {
+        /// Red, green, blue and alpha, 0–255.
         public var r: Int, g: Int, b: Int, a: Int
+        /// A colour of these channels, opaque unless `a` says otherwise.
         public init(r: Int, g: Int, b: Int, a: Int = 255) {
             (self.r, self.g, self.b, self.a) = (r, g, b, a)
         }

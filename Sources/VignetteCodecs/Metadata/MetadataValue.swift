@@ -11,8 +11,11 @@ public indirect enum MetadataValue: Sendable, Hashable {
 
     /// One key and its value in an object.
     public struct Field: Sendable, Hashable {
+        /// The field's name, as the JSON answer spells it.
         public var key: String
+        /// The field's value.
         public var value: MetadataValue
+        /// A field named `key` holding `value`.
         public init(_ key: String, _ value: MetadataValue) {
             self.key = key
             self.value = value
