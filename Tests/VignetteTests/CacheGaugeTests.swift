@@ -55,7 +55,9 @@ struct CacheGaugeTests {
         cache[ImageCacheKey(request: request(1))] = ImageContainer(image: profiled)
         let statistics = cache.statistics
         #expect(statistics.entries == 1 && statistics.bytes >= profiled.retainedByteCount)
-        #expect(statistics.bytes <= profiled.retainedByteCount + 1_024)
+        // Beyond the image: the key (a request and its recipe's processors) and the entry's
+        // bookkeeping, about 1.2 KB since recipes carry page, video second, canvas and gain map.
+        #expect(statistics.bytes <= profiled.retainedByteCount + 2_048)
     }
 
     @Test("the disk cache counts its files at open and after writes and sweeps, and its sweeps' deletions")
