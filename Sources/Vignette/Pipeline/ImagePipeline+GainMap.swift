@@ -74,8 +74,10 @@ struct GainMapGeometry {
             case let flip as ImageProcessors.Flip:
                 image = try flip.process(image)
             case let extend as ImageProcessors.Extend:
-                image = try ImageProcessors.Extend(canvas: extend.canvas, gravity: extend.gravity, red: neutral, green: neutral, blue: neutral)
-                    .process(image)
+                // The same step (its dpr and zoom scaling too), filled with the neutral gain.
+                var neutralFill = extend
+                (neutralFill.red, neutralFill.green, neutralFill.blue) = (neutral, neutral, neutral)
+                image = try neutralFill.process(image)
             default:
                 // Colour only, or a step of the caller's own: the result's size is checked after.
                 continue
