@@ -17,6 +17,7 @@ final class VideoDemuxer {
     private let io: UnsafeMutablePointer<AVIOContext>
     private let reader: Unmanaged<MemoryReader>
     let watch: Unmanaged<VideoWatch>
+    private let format: ImageFormat
 
     /// Bytes of the file FFmpeg may read to find the streams and their parameters.
     static let probeBytes: Int64 = 5_000_000
@@ -78,6 +79,7 @@ final class VideoDemuxer {
         self.io = io
         self.reader = reader
         self.watch = watched
+        self.format = format
     }
 
     deinit {
@@ -100,9 +102,11 @@ final class VideoDemuxer {
     /// Whether FFmpeg has asked for bytes past the end of the data.
     var wentPastEnd: Bool { reader.takeUnretainedValue().wentPastEnd }
 
-    /// Back to the start of the stream (`av_seek_frame` to its first timestamp, else to byte 0),
-    /// after a seek that landed where nothing decodes.
+    /// Back to the start of the stream, after a seek that landed where nothing decodes: a
+    /// transport stream (no index; a timestamp search lands near, not on, its first keyframe) to
+    /// byte 0, every other container to the stream's first timestamp (`av_seek_frame`).
     func rewind(_ stream: UnsafeMutablePointer<AVStream>) -> Bool {
+        if format == .mpegts, av_seek_frame(context, -1, 0, AVSEEK_FLAG_BYTE) >= 0 { return true }
         let start = stream.pointee.start_time == vgn_av_nopts() ? 0 : stream.pointee.start_time
         if av_seek_frame(context, stream.pointee.index, start, AVSEEK_FLAG_BACKWARD) >= 0 { return true }
         return av_seek_frame(context, -1, 0, AVSEEK_FLAG_BYTE) >= 0

@@ -23,6 +23,8 @@ final class VideoFrameDecoder {
     private let stream: UnsafeMutablePointer<AVStream>
     private let limits: DecodingLimits
     private let watch: VideoWatch
+    /// Frames decoded so far, over every pass (a rewind after a failed seek decodes again).
+    private var decoded = 0
 
     init(stream: UnsafeMutablePointer<AVStream>, limits: DecodingLimits, watch: VideoWatch) throws(ImagingError) {
         guard let parameters = stream.pointee.codecpar else { throw ImagingError(.corruptData, "the video stream has no parameters") }
@@ -64,7 +66,6 @@ final class VideoFrameDecoder {
         defer { av_packet_free(&freed) }
         var frame = try VideoFrame()
         var last: VideoFrame?
-        var decoded = 0
         var draining = false
         var readFailure: Int32?
         while true {
@@ -84,7 +85,7 @@ final class VideoFrameDecoder {
             }
             if received == vgn_av_error_eof() { break }
             if received != vgn_av_error_eagain() {
-                if limits.failOn != .none { throw watch.error(received, "avcodec_receive_frame") }
+                if limits.failOn != .none { throw failure(received, "avcodec_receive_frame", demuxer) }
                 continue
             }
             if draining { break }
@@ -100,7 +101,7 @@ final class VideoFrameDecoder {
             guard packet.pointee.stream_index == stream.pointee.index else { continue }
             let sent = avcodec_send_packet(context, packet)
             if sent < 0, sent != vgn_av_error_eagain(), limits.failOn != .none {
-                throw watch.error(sent, "avcodec_send_packet")
+                throw failure(sent, "avcodec_send_packet", demuxer)
             }
         }
         try watch.check()
@@ -120,6 +121,14 @@ final class VideoFrameDecoder {
             throw demuxer.wentPastEnd ? ImagingError(.truncatedData, "the video data ends early") : watch.error(readFailure, "av_read_frame")
         }
         return last
+    }
+
+    /// The error for a decoder's failing `status`: once the demuxer has read past the end of the
+    /// data, the packet the decoder refused was cut short, so the data is truncated.
+    private func failure(_ status: Int32, _ call: String, _ demuxer: VideoDemuxer) -> ImagingError {
+        let error = watch.error(status, call)
+        guard error.kind == .corruptData, demuxer.wentPastEnd else { return error }
+        return ImagingError(.truncatedData, "the video data ends early (\(error.message))")
     }
 
     /// Drops what the decoder holds, for decoding again from another place (`avcodec_flush_buffers`).
