@@ -43,7 +43,7 @@ struct PDFSourceTests {
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         for page in 0..<2 {
             var decoder = ImageDecoder()
-            decoder.page = page
+            decoder.picture.page = page
             let info = try decoder.probe(data)
             #expect(info.format == .pdf && info.pages == 2)
             for side in [120, 480, 1200] {

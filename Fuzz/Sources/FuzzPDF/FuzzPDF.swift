@@ -12,10 +12,10 @@ public func fuzzPDF(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     // Within libFuzzer's 10 s timeout: a slow render is stopped and counted as refused.
     limits.maxRenderSeconds = 4
     var decoder = ImageDecoder(limits: limits)
-    decoder.page = Int(bytes[0] % 3)
+    decoder.picture.page = Int(bytes[0] % 3)
     guard let info = try? decoder.probe(data), info.format == .pdf else { return 0 }
     var options = ThumbnailOptions(width: 48, height: 48)
-    options.page = decoder.page
+    options.page = decoder.picture.page
     _ = try? Thumbnailer(options: options, limits: limits).thumbnail(data)
     return 0
 }

@@ -114,11 +114,13 @@ extension ImagePipeline {
                 }
                 previews?.dataComplete()
                 let thumbnail = request.thumbnail
+                let picture = request.picture
                 let limits = request.limits(within: configuration.decodingLimits)
                 return try await work.run(on: decoding, span: "vignette.decode") { [self] cancellation, span in
                     metrics.decodes.increment()
                     do {
-                        return try ImagePipeline.decode(data, thumbnail: thumbnail, limits: limits, cancellation: cancellation, span: span)
+                        return try ImagePipeline.decode(
+                            data, thumbnail: thumbnail, picture: picture, limits: limits, cancellation: cancellation, span: span)
                     } catch let error as ImagingError where error.kind == .cancelled {
                         graph.withLock { $0.decodesStopped += 1 }
                         metrics.decodesStopped.increment()
@@ -176,11 +178,12 @@ extension ImagePipeline {
         return work
     }
 
-    /// Decodes on a decoding thread: a thumbnail when asked, else the whole image, upright.
+    /// Decodes on a decoding thread: a thumbnail when asked, else the whole image (its `picture`), upright.
     /// With `cancellation`, libvips stops at its next tile once the work is abandoned. `span`
     /// receives the decode's attributes.
     static func decode(
-        _ data: Data, thumbnail: ThumbnailOptions?, limits: DecodingLimits, cancellation: ImagingCancellation? = nil,
+        _ data: Data, thumbnail: ThumbnailOptions?, picture: SourcePicture = .first, limits: DecodingLimits,
+        cancellation: ImagingCancellation? = nil,
         span: (any Span)? = nil
     ) throws -> ImageContainer {
         if let thumbnail {
@@ -188,7 +191,9 @@ extension ImagePipeline {
             span?.setDecoded(source: made.source, bytes: data.count, image: made.image, route: made.route)
             return ImageContainer(image: made.image)
         }
-        let decoded = try ImageDecoder(limits: limits).decode(data, cancellation: cancellation)
+        var decoder = ImageDecoder(limits: limits)
+        decoder.picture = picture
+        let decoded = try decoder.decode(data, cancellation: cancellation)
         let image = decoded.orientation == 1 ? decoded : try decoded.autoOriented().materialized()
         if let span {
             // The source's format and stored size: a header read, only for a traced decode.

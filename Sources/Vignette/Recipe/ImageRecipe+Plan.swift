@@ -100,6 +100,7 @@ extension ImageRecipe {
         let plan = try plan(limits: limits, watermark: watermark)
         var request = ImageRequest(
             source: source, imageID: imageID, processors: plan.processors, thumbnail: plan.thumbnailOnLoad)
+        if plan.decodesWhole { request.picture = SourcePicture(page: page, videoSecond: videoSecond) }
         if let cacheBuster { request.imageID = request.effectiveImageID + "#cachebuster=" + cacheBuster }
         if !self.limits.isEmpty {
             // Lower limits may refuse what others' work made: their own id keeps them apart.

@@ -22,6 +22,7 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         var userInfo: [String: any Sendable]
         var imageID: String?
         var decodingLimits: DecodingLimits?
+        var picture = SourcePicture.first
 
         init(source: Source, sourceID: String? = nil) {
             self.source = source
@@ -43,6 +44,7 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
             copy.userInfo = userInfo
             copy.imageID = imageID
             copy.decodingLimits = decodingLimits
+            copy.picture = picture
             return copy
         }
     }
@@ -124,6 +126,13 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     public var decodingLimits: DecodingLimits? {
         get { storage.decodingLimits }
         set { mutate { $0.decodingLimits = newValue } }
+    }
+
+    /// The page of a PDF or the frame of a video that a whole decode (no `thumbnail`) reads; the
+    /// first by default. A thumbnail reads the one its options name (`ThumbnailOptions.page`, `.videoSecond`).
+    public var picture: SourcePicture {
+        get { storage.picture }
+        set { mutate { $0.picture = newValue } }
     }
 
     /// `configured`, lowered by `decodingLimits` where those are lower.

@@ -19,10 +19,11 @@ import VignetteSupport
 public struct ImageDecoder: Sendable {
     /// The budget every probe and decode is checked against, from the header, before any pixel.
     public var limits: DecodingLimits
-    /// The page of a PDF read, 0 for the first (other formats ignore it). An SVG is sanitised
-    /// (`SVGSanitizer`) and both are drawn at their nominal size (a PDF at 72 dpi); a thumbnail
-    /// (`Thumbnailer`) draws them at the size of its box instead.
-    public var page = 0
+    /// The picture read from a PDF (its page) or a video (the frame at a second); the first by
+    /// default, and other formats ignore it. An SVG is sanitised (`SVGSanitizer`) and both vector
+    /// formats are drawn at their nominal size (a PDF at 72 dpi); a thumbnail (`Thumbnailer`)
+    /// draws them at the size of its box instead.
+    public var picture = SourcePicture.first
 
     /// A decoder within `limits`.
     public init(limits: DecodingLimits = .untrusted) {
@@ -33,7 +34,7 @@ public struct ImageDecoder: Sendable {
     /// No pixels are decoded.
     public func probe(_ data: Data) throws(ImagingError) -> ImageInfo {
         if let video = try VideoInput.info(data, limits: limits) { return video }
-        let source = try LoadedSource(data: data, limits: limits, page: page)
+        let source = try LoadedSource(data: data, limits: limits, page: picture.page)
         let header = try source.load(failOn: .none)
         let format = source.refinedFormat(of: header)
         var thumbnail: PixelSize?
@@ -59,8 +60,8 @@ public struct ImageDecoder: Sendable {
 
     /// `decode(_:)`, stopped part-way when `cancellation` is cancelled (`ImagingError.Kind.cancelled`).
     public func decode(_ data: Data, cancellation: ImagingCancellation?) throws(ImagingError) -> Image {
-        if let video = try VideoInput.poster(data, at: nil, limits: limits, cancellation: cancellation) { return video.image }
-        let source = try LoadedSource(data: data, limits: limits, page: page)
+        if let video = try VideoInput.poster(data, at: picture.videoSecond, limits: limits, cancellation: cancellation) { return video.image }
+        let source = try LoadedSource(data: data, limits: limits, page: picture.page)
         let header = try source.load(failOn: limits.failOn)
         try limits.checkFrames(source.format.isVector ? 1 : header.pageCount)
         try limits.check(DecodePlan.full(source, header).cost)
