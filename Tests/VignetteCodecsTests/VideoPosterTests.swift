@@ -147,6 +147,23 @@ import Testing
         #expect(time?.message.contains("longer than") == true)
     }
 
+    @Test func lyingSampleCount() async throws {
+        // A constant sample size and 60 million samples in the video track's stsz: FFmpeg would
+        // size its index from the count (1.4 GB for FuzzVideo's 1 KB finding); refused first.
+        var lying = try Data(contentsOf: try await Self.make(Self.clips[0]))
+        let stsz = try #require(lying.firstRange(of: Data("stsz".utf8)))
+        lying.replaceSubrange((stsz.upperBound + 4)..<(stsz.upperBound + 12), with: [0, 0, 0, 1, 0x03, 0x93, 0x87, 0x00])
+        let error = expectImagingError { () throws(ImagingError) in try ImageDecoder().decode(lying) }
+        #expect(error?.kind == .corruptData)
+        #expect(error?.message.contains("60000000 samples") == true, "\(error?.message ?? "")")
+        // The fuzzer's file itself, kept in Fuzz/regressions.
+        let finding = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/regressions/FuzzVideo/oom-3ec57e086bd0b1c529ec25a2427688d43d74dcf8")
+        let found = try Data(contentsOf: finding).dropFirst()  // the fuzzer's first byte picks the second
+        let refused = expectImagingError { () throws(ImagingError) in try ImageDecoder().probe(Data(found)) }
+        #expect(refused?.kind == .corruptData || refused?.kind == .limitExceeded, "\(refused?.message ?? "")")
+    }
+
     @Test func notAllowed() async throws {
         let data = try Data(contentsOf: try await Self.make(Self.clips[0]))
         var limits = DecodingLimits.untrusted

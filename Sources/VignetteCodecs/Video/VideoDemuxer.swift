@@ -31,6 +31,8 @@ final class VideoDemuxer {
     /// Opens `data` as `format` (one of `ImageFormat.videoFormats`) and reads its header.
     init(data: Data, format: ImageFormat, watch: VideoWatch) throws(ImagingError) {
         VideoDemuxer.quietLogs
+        VideoDemuxer.allocationCap
+        if format == .mp4 || format == .mov { try MP4SampleTables.check(data) }
         guard let name = VideoContainer.demuxer(for: format), let input = av_find_input_format(name) else {
             throw ImagingError(.unsupportedFormat, "no FFmpeg demuxer for \(format)")
         }
@@ -98,6 +100,12 @@ final class VideoDemuxer {
 
     /// FFmpeg logs to stderr by default; a library keeps quiet (its errors come back as codes).
     private static let quietLogs: Void = av_log_set_level(AV_LOG_QUIET)
+
+    /// The most one FFmpeg allocation may take (`av_max_alloc`, process-wide; FFmpeg's own default
+    /// is 2 GiB): a plane of a 16-bit 100-MP frame fits, an index sized from a lying header does
+    /// not, and fails as `ENOMEM` (`.limitExceeded`) instead of taking the memory.
+    static let largestAllocation = 256 << 20
+    private static let allocationCap: Void = av_max_alloc(largestAllocation)
 
     /// Whether FFmpeg has asked for bytes past the end of the data.
     var wentPastEnd: Bool { reader.takeUnretainedValue().wentPastEnd }
