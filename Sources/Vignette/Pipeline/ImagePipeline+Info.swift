@@ -112,6 +112,9 @@ enum InfoReport {
             if let photoshop { fields.append(("photoshop", photoshop)) }
         }
         if options.xmp { fields.append(("xmp", facts.xmp.map(XMPReader.read) ?? .object([]))) }
+        if options.videoMeta, let video = info.video {
+            fields.append(("video_meta", .record(video.tags.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
+        }
         if options.colourSpace { fields.append(("colorspace", .string(facts.colourSpace))) }
         if options.bands { fields.append(("bands", .int(info.bands))) }
         if options.sampleFormat { fields.append(("sample_format", .string(facts.sampleFormat))) }

@@ -13,7 +13,8 @@ public struct ImageInfoOptions: Sendable, Hashable {
     public var size = true, format = true, dimensions = true
     /// imgproxy's `exif`, `iptc` and `xmp`: the metadata read by Vignette's own readers (on by default).
     public var exif = true, iptc = true, xmp = true
-    /// Asked for but not reported for images (imgproxy reports it for videos only).
+    /// imgproxy's `video_meta`: a video's container tags (`VideoInfo.tags`, FFmpeg's names);
+    /// nothing for images.
     public var videoMeta = true
     /// imgproxy's `colorspace`, `bands`, `sample_format`, `pages_number` and `alpha`: header facts (off by default).
     public var colourSpace = false, bands = false, sampleFormat = false, pagesNumber = false, alpha = false

@@ -125,6 +125,20 @@ final class VideoDemuxer {
         (0..<Int(context.pointee.nb_streams)).compactMap { context.pointee.streams[$0] }
     }
 
+    /// The container's metadata tags (`av_dict_get` over `AVFormatContext.metadata`), the
+    /// first `VideoInfo.maxTags`, each value cut to `VideoInfo.maxTagBytes`.
+    var tags: [String: String] {
+        var tags: [String: String] = [:]
+        var entry: UnsafeMutablePointer<AVDictionaryEntry>?
+        while tags.count < VideoInfo.maxTags, let next = av_dict_get(context.pointee.metadata, "", entry, AV_DICT_IGNORE_SUFFIX) {
+            entry = next
+            guard let key = next.pointee.key, let value = next.pointee.value else { continue }
+            let text = String(decoding: UnsafeRawBufferPointer(start: UnsafeRawPointer(value), count: min(strlen(value), VideoInfo.maxTagBytes)), as: UTF8.self)
+            tags[String(cString: key)] = text
+        }
+        return tags
+    }
+
     /// The duration the container declares, in seconds.
     var duration: Double? {
         let value = context.pointee.duration

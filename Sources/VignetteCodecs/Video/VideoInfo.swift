@@ -12,6 +12,12 @@ public struct VideoInfo: Sendable, Hashable, Codable {
     public var rotation: Int
     /// Frames a second, when the stream says (`AVStream.avg_frame_rate`).
     public var frameRate: Double?
+    /// The container's metadata tags as FFmpeg names them (`AVFormatContext.metadata`:
+    /// "major_brand", "encoder", "creation_time", …), at most `VideoInfo.maxTags` of them.
+    public var tags: [String: String] = [:]
+
+    /// The most tags kept, and the longest value (in bytes): a header may declare many and long.
+    public static let maxTags = 64, maxTagBytes = 1024
 
     /// A video's header facts.
     public init(duration: Double?, codec: String, storedSize: PixelSize, rotation: Int, frameRate: Double?) {

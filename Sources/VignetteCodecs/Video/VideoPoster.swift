@@ -53,9 +53,10 @@ struct VideoPoster {
         let upright = rotation % 180 == 0 ? stored : PixelSize(width: stored.height, height: stored.width)
         let codec = avcodec_get_name(parameters.codec_id).map { String(cString: $0) } ?? "unknown"
         let rate = stream.pointee.avg_frame_rate
-        let video = VideoInfo(
+        var video = VideoInfo(
             duration: demuxer.duration, codec: codec, storedSize: stored, rotation: rotation,
             frameRate: rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil)
+        video.tags = demuxer.tags
         let alpha = Self.hasAlpha(AVPixelFormat(rawValue: parameters.format))
         info = ImageInfo(
             format: format, width: upright.width, height: upright.height, bands: alpha ? 4 : 3, hasAlpha: alpha,
