@@ -1,3 +1,5 @@
+import Vignette
+
 /// A JSON value written with its keys in the order given, as the command-line contract lists them.
 indirect enum JSONValue {
     case string(String)
@@ -24,21 +26,5 @@ indirect enum JSONValue {
         }
     }
 
-    private static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20:
-                let hex = String(c.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    private static func quoted(_ s: String) -> String { MetadataValue.quoted(s) }
 }

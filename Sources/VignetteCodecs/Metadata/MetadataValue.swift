@@ -72,6 +72,14 @@ public indirect enum MetadataValue: Sendable, Hashable {
         return String(value)
     }
 
+    /// `text` as a JSON string, quoted and escaped: the one JSON quoter of the package (the
+    /// command line's JSON lines use it too).
+    public static func quoted(_ text: String) -> String {
+        var out = ""
+        writeQuoted(text, to: &out)
+        return out
+    }
+
     private static func writeQuoted(_ text: String, to out: inout String) {
         out += "\""
         for scalar in text.unicodeScalars {
