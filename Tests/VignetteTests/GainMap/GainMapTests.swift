@@ -46,6 +46,9 @@ struct GainMapTests {
         var source: String
         var result: String
         var crop: [Int]?
+        var rotate: Int?
+        var flip: Bool?
+        var flop: Bool?
     }
 
     struct PSNR: Codable {
@@ -96,6 +99,39 @@ struct GainMapTests {
             #expect(measured.psnr >= 35, "\(test.result): \(measured.psnr) dB")
         }
         print("gain maps kept: \(cases.count) results, HDR PSNR \(measured.map(\.psnr).min() ?? 0)–\(measured.map(\.psnr).max() ?? 0) dB")
+    }
+
+    @Test("turns and mirrors after the resize: the gain map turned with the image, HDR within 35 dB; extend, padding and dpr: the gain map at the canvas' size by the ratio")
+    func geometryAfterTheResize() async throws {
+        guard Self.python != nil else { return }
+        let (folder, names) = try await Self.generated()
+        let picked = try #require(names.first { $0.contains("o6") && $0.hasSuffix("-r2.jpg") } ?? names.first)
+        let source = folder + "/" + picked
+        let data = try Data(contentsOf: URL(fileURLWithPath: source))
+        var cases: [PSNRCase] = []
+        for (rotation, flip, flop) in [(90, false, false), (180, true, false), (270, false, true), (0, true, true)] {
+            var recipe = ImageRecipe(width: 160, height: 120)
+            recipe.rotation = rotation
+            recipe.flipVertically = flip
+            recipe.flipHorizontally = flop
+            let result = try await Self.result(source, recipe)
+            try Self.checkGainMapSize(source: data, result: result)
+            let out = folder + "/turn\(rotation)-\(flip)-\(flop)-" + picked
+            try result.data.write(to: URL(fileURLWithPath: out))
+            cases.append(PSNRCase(source: source, result: out, rotate: rotation, flip: flip, flop: flop))
+        }
+        let measured = try await Self.psnr(cases)
+        for (measured, test) in zip(measured, cases) {
+            #expect(measured.psnr >= 35, "\(test.result): \(measured.psnr) dB")
+        }
+        print("gain maps turned and mirrored: HDR PSNR \(measured.map(\.psnr).min() ?? 0)–\(measured.map(\.psnr).max() ?? 0) dB")
+        // The canvas after the resize: extended to the box, padded, at dpr 2; the gain map covers it by the ratio.
+        for options in ["rs:fit:200:200/ex:1", "rs:fit:150:150/pd:10:20:30:40", "rs:fit:100:100/dpr:2/ex:1/pd:5"] {
+            let result = try await Self.result(source, try ImgproxyOptions().recipe(options))
+            try Self.checkGainMapSize(source: data, result: result)
+            let kept = try #require(try GainMapJPEG(result.data), "\(options): the gain map was dropped")
+            #expect(kept.primarySize == PixelSize(width: result.width, height: result.height), "\(options)")
+        }
     }
 
     @Test("the corpus' Ultra HDR photo at 800 px: the gain map kept at 1/4, HDR within 35 dB, ExifTool reads the source's MPF and hdrgm fields")

@@ -4,8 +4,10 @@ specification (v1.1) and independent of Vignette's code.
 
   ultrahdr_reference.py make DIR              writes gain-map JPEGs (every EXIF orientation, gain maps
                                               at 1/2 and 1/4) to DIR and prints their names as JSON
-  ultrahdr_reference.py psnr CASES.json       for each case {source, result, crop?: [x, y, w, h]}: HDR
-                                              reconstructed from the source (oriented, cropped, resized
+  ultrahdr_reference.py psnr CASES.json       for each case {source, result, crop?: [x, y, w, h],
+                                              rotate?: 90|180|270 clockwise, flip?: vertical, flop?:
+                                              horizontal}: HDR reconstructed from the source (oriented,
+                                              cropped, turned and mirrored in that order, resized
                                               to the result's size in linear light) against HDR
                                               reconstructed from the result; prints the PSNRs in dB
 
@@ -148,6 +150,11 @@ def psnr(case):
     if case.get("crop"):
         x, y, w, h = case["crop"]
         reference = reference[y:y + h, x:x + w]
+    reference = np.rot90(reference, -(case.get("rotate", 0) // 90))
+    if case.get("flip"):
+        reference = np.flipud(reference)
+    if case.get("flop"):
+        reference = np.fliplr(reference)
     made = reconstruct(result)
     height, width = made.shape[:2]
     reference = resized_rgb(np.ascontiguousarray(reference), width, height)
