@@ -42,19 +42,49 @@ public enum ColourStatistics {
 
         func channel(_ pixel: UInt32, _ channel: Int) -> Int { Int((pixel >> (24 - 8 * UInt32(channel))) & 0xFF) }
 
-        /// The channel with the widest range and that range.
-        var widest: (channel: Int, range: Int) {
-            var best = (channel: 0, range: -1)
-            for c in 0..<4 {
-                var (low, high) = (255, 0)
-                for pixel in pixels {
+        /// The squared distances of the pixels from their mean, summed over the four channels.
+        var error: Int {
+            var (sums, squares) = ([0, 0, 0, 0], [0, 0, 0, 0])
+            for pixel in pixels {
+                for c in 0..<4 {
                     let value = channel(pixel, c)
-                    low = min(low, value)
-                    high = max(high, value)
+                    sums[c] += value
+                    squares[c] += value * value
                 }
-                if high - low > best.range { best = (c, high - low) }
             }
-            return best
+            return (0..<4).reduce(0) { $0 + squares[$1] - sums[$1] * sums[$1] / max(1, pixels.count) }
+        }
+
+        /// The two boxes whose errors add up to the least: along each channel, the pixels sorted
+        /// by it and cut between two different values where the halves' errors sum lowest
+        /// (a variance-minimising median cut; a cut at the median splits a large uniform area).
+        func split() -> (Box, Box)? {
+            var best: (cost: Int, channel: Int, at: Int)?
+            for c in 0..<4 {
+                let sorted = pixels.sorted { channel($0, c) < channel($1, c) }
+                // Prefix sums of each channel and its square, in this order.
+                let n = sorted.count
+                var sums = [[Int]](repeating: [Int](repeating: 0, count: n + 1), count: 4), squares = sums
+                for (index, pixel) in sorted.enumerated() {
+                    for k in 0..<4 {
+                        let value = channel(pixel, k)
+                        sums[k][index + 1] = sums[k][index] + value
+                        squares[k][index + 1] = squares[k][index] + value * value
+                    }
+                }
+                for at in 1..<n where channel(sorted[at - 1], c) != channel(sorted[at], c) {
+                    var cost = 0
+                    for k in 0..<4 {
+                        let (left, total) = (sums[k][at], sums[k][n])
+                        cost += squares[k][at] - left * left / at
+                        cost += (squares[k][n] - squares[k][at]) - (total - left) * (total - left) / (n - at)
+                    }
+                    if cost < best?.cost ?? .max { best = (cost, c, at) }
+                }
+            }
+            guard let best else { return nil }
+            let sorted = pixels.sorted { channel($0, best.channel) < channel($1, best.channel) }
+            return (Box(pixels: Array(sorted[..<best.at])), Box(pixels: Array(sorted[best.at...])))
         }
 
         var mean: Colour {
@@ -65,8 +95,9 @@ public enum ColourStatistics {
         }
     }
 
-    /// Up to `count` colours by median cut over the non-transparent pixels (the box with the widest
-    /// channel range split at its median each time), most common first.
+    /// Up to `count` colours by a variance-minimising median cut over the non-transparent pixels
+    /// (the box with the most squared error split where its halves' errors sum lowest, each
+    /// time), most common first.
     public static func palette(_ pixels: PixelBuffer, count: Int) -> [(colour: Colour, population: Int)] {
         let rgba = PlaceholderPixels.rgba(pixels)
         var packed: [UInt32] = []
@@ -76,22 +107,16 @@ public enum ColourStatistics {
         }
         guard !packed.isEmpty, count > 0 else { return [] }
         var boxes = [Box(pixels: packed)]
+        var errors = [boxes[0].error]
         while boxes.count < count {
-            // The box to split: the one with the widest range, weighted by population.
-            var chosen = -1
-            var score = 0
-            var axis = 0
-            for (index, box) in boxes.enumerated() where box.population > 1 {
-                let widest = box.widest
-                let weighted = widest.range * box.population
-                if widest.range > 0, weighted > score { (chosen, score, axis) = (index, weighted, widest.channel) }
-            }
-            guard chosen >= 0 else { break }
-            let box = boxes[chosen]
-            let sorted = box.pixels.sorted { box.channel($0, axis) < box.channel($1, axis) }
-            let middle = sorted.count / 2
-            boxes[chosen] = Box(pixels: Array(sorted[..<middle]))
-            boxes.append(Box(pixels: Array(sorted[middle...])))
+            // The box to split: the one whose pixels lie farthest from its mean, in all.
+            guard let chosen = errors.indices.max(by: { errors[$0] < errors[$1] }), errors[chosen] > 0,
+                let (low, high) = boxes[chosen].split()
+            else { break }
+            boxes[chosen] = low
+            errors[chosen] = low.error
+            boxes.append(high)
+            errors.append(high.error)
         }
         return boxes.map { ($0.mean, $0.population) }.sorted { $0.1 > $1.1 }
     }
