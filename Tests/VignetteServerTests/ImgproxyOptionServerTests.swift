@@ -68,6 +68,16 @@ struct ImgproxyOptionServerTests {
             let big = try await running.get("/insecure/rs:fit:40:40/wm:0.5:ce\(Self.path)@png")
             #expect(big.status == 200)
         }
+        // dpr 2 on a source that cannot give it: lowered to 1 as imgproxy does, and the watermark's
+        // offsets and tile spacing with it, so the result is dpr 1's.
+        try await RunningServer.with({ $0.watermarkPath = Fixtures.folder + "/alpha.png" }) { running in
+            for mark in ["wm:1:nowe:20:10:0.1", "wm:1:re:30:20:0.1"] {
+                let lowered = try await running.get("/insecure/rs:fit:4000:4000/dpr:2/\(mark)\(Self.path)@png")
+                let single = try await running.get("/insecure/rs:fit:4000:4000/dpr:1/\(mark)\(Self.path)@png")
+                #expect(lowered.status == 200 && single.status == 200)
+                #expect(lowered.body == single.body, "\(mark): the offsets followed the dpr asked for, not the one that applied")
+            }
+        }
         // The watermark itself is the configured one: baseline.jpg as watermark, scaled to the result.
         try await RunningServer.with({ $0.watermarkPath = Fixtures.folder + "/baseline.jpg" }) { running in
             let reply = try await running.get("/insecure/rs:fit:30:30/wm:1:ce/plain/local:///alpha.png@png")

@@ -222,14 +222,12 @@ extension ImageRecipe {
         if let watermark, let image, watermark.opacity > 0 {
             let placement: ImageProcessors.Watermark.Placement
             if let anchor = watermark.anchor {
-                func pixels(_ offset: Double) -> Double { abs(offset) >= 1 ? offset * dpr : offset }
-                let offsets = watermark.x == 0 && watermark.y == 0 ? nil : CropPosition(x: pixels(watermark.x), y: pixels(watermark.y))
-                placement = .anchored(anchor, offsets)
+                placement = .anchored(anchor, watermark.x == 0 && watermark.y == 0 ? nil : CropPosition(x: watermark.x, y: watermark.y))
             } else {
-                placement = .tiled(spacingX: Int(watermark.x * dpr), spacingY: Int(watermark.y * dpr))
+                placement = .tiled(spacingX: watermark.x, spacingY: watermark.y)
             }
             processors.append(ImageProcessors.Watermark(
-                overlay: image.image, overlayID: image.id, opacity: watermark.opacity, placement: placement, scale: watermark.scale))
+                overlay: image.image, overlayID: image.id, opacity: watermark.opacity, placement: placement, scale: watermark.scale, dpr: dpr))
         }
         return processors
     }
