@@ -44,13 +44,15 @@ enum LanczosReducer {
     /// ones go to `vips_resize`, which shrinks by whole factors first.
     static let maximumScale = 16.0
 
-    /// Whether `image` can be brought to `width` × `height` by this reducer: 8-bit sRGB or grey,
-    /// 1-4 bands, no larger than the source on either axis, not too steep, small enough to hold.
+    /// Whether `image` can be brought to `width` × `height` by this reducer: 8-bit sRGB or grey with
+    /// 1-4 bands, or 8-bit CMYK without alpha (its four bands resampled alike), no larger than the
+    /// source on either axis, not too steep, small enough to hold.
     static func applies(to image: Image, width: Int, height: Int) -> Bool {
         let space = image.interpretation
         return vips_image_get_format(image.pointer) == VIPS_FORMAT_UCHAR
             && vips_image_get_coding(image.pointer) == VIPS_CODING_NONE
-            && (space == VIPS_INTERPRETATION_sRGB || space == VIPS_INTERPRETATION_B_W)
+            && (space == VIPS_INTERPRETATION_sRGB || space == VIPS_INTERPRETATION_B_W
+                || (space == VIPS_INTERPRETATION_CMYK && image.bands == 4 && !image.hasAlpha))
             && (1...4).contains(image.bands)
             && width > 0 && height > 0 && width <= image.width && height <= image.height
             && Double(image.width) / Double(width) <= maximumScale

@@ -9,8 +9,9 @@ internal import CVignetteVips
 /// Colour on every route: the shrink-on-load and full-decode routes, embedded thumbnails and
 /// `vips_thumbnail` all end in `colourManaged`, after the resize (so the conversion runs on the
 /// thumbnail's pixels, not the decoded image's); so does the planar JPEG route, except for a
-/// profile that means sRGB and is converted away, which it drops. CMYK sources were made sRGB
-/// before the resize already (`Image.standardizedToSRGB8`), with their profile.
+/// profile that means sRGB and is converted away, which it drops. CMYK sources are made sRGB
+/// through their profile before they get here (`Image.standardizedToSRGB8`): right after a
+/// reduction (`Image.cmykThumbnailInSRGB`), or before an enlargement.
 extension Thumbnailer {
     /// `image` (the resized thumbnail, 8-bit) with the colour `options.keepProfile` asks for, given
     /// `profile`, the ICC profile of the pixels it was made from (read before the resize, which may

@@ -18,8 +18,9 @@ import VignetteSupport
 /// or libvips' own `vips_thumbnail` when `ThumbnailOptions.method` is `.vipsThumbnail`.
 ///
 /// The resize of routes 1-3 is Vignette's own Lanczos-3 reducer (`LanczosReducer`, AVX2 when the
-/// CPU has it) when the kernel is Lanczos 3 and the decoded image is 8-bit sRGB or grey, reduced,
-/// and small enough to hold in memory; `vips_resize` otherwise.
+/// CPU has it) when the kernel is Lanczos 3 and the decoded image is 8-bit sRGB, grey or CMYK,
+/// reduced, and small enough to hold in memory; `vips_resize` otherwise. 8-bit CMYK is converted to
+/// sRGB after a reduction, at the thumbnail's size.
 public struct Thumbnailer: Sendable {
     /// What to make: the box, fit, crop, orientation, kernel, route, blur.
     public var options: ThumbnailOptions
@@ -194,9 +195,13 @@ public struct Thumbnailer: Sendable {
         sourceProfile: Data? = nil
     ) throws(ImagingError) -> Image {
         let target = geometry.resized.oriented(orientation)
-        var image = try decoded.standardizedToSRGB8()
-        // Read before the resize: Vignette's own reducer makes an image without metadata.
-        let profile = image.iccProfile ?? sourceProfile
+        // 8-bit CMYK is reduced in CMYK and converted to sRGB at the thumbnail's size
+        // (`Image+CMYKThumbnail`); everything else is made 8-bit sRGB or grey first, as before.
+        let cmykAfterResize = decoded.isReducibleCMYK(to: target)
+        var image = cmykAfterResize ? decoded : try decoded.standardizedToSRGB8()
+        // Read before the resize: Vignette's own reducer makes an image without metadata. A CMYK
+        // image's profile is used up by its conversion to sRGB below: none is left, as before.
+        let profile = cmykAfterResize ? sourceProfile : image.iccProfile ?? sourceProfile
         if resampler == .automatic, options.kernel == .lanczos3,
             LanczosReducer.applies(to: image, width: target.width, height: target.height)
         {
@@ -208,6 +213,14 @@ public struct Thumbnailer: Sendable {
             }
         } else {
             image = try image.resized(toWidth: target.width, height: target.height, kernel: options.kernel)
+        }
+        if cmykAfterResize {
+            // Orienting, cropping and blurring then see sRGB, as before.
+            do {
+                image = try image.cmykThumbnailInSRGB(cancellation: cancellation)
+            } catch {
+                throw error.kind == .cancelled ? error : classified(error, data: data)
+            }
         }
         let resized = try finishResized(image, geometry: geometry, orientation: orientation)
         // Converting with a kept littleCMS transform computes the thumbnail now: its decode's
