@@ -187,6 +187,52 @@ struct CMYKAfterResizeTests {
         return found
     }
 
+    /// The corpus' benchmark photo (2725×2225) made CMYK with libvips' CMYK profile (`vips
+    /// icc_transform`, then `jpegsave`, which embeds the profile): a CMYK photo of a size a
+    /// thumbnail service meets, and the workload of the callgrind figures in docs/performance.md.
+    static func cmykPhoto() async throws -> Data? {
+        let photo = TestFiles.corpusFile("2569067123_aca715a2ee_o.jpg")
+        guard FileManager.default.fileExists(atPath: photo.path) else { return nil }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vignette-cmyk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cmyk = folder.appendingPathComponent("cmyk.v"), jpeg = folder.appendingPathComponent("cmyk.jpg")
+        _ = try await ColourReference.run("vips", ["icc_transform", photo.path, cmyk.path, "cmyk"])
+        _ = try await ColourReference.run("vips", ["jpegsave", cmyk.path, jpeg.path, "--Q", "85"])
+        return try Data(contentsOf: jpeg)
+    }
+
+    @Test("a CMYK photo's 720-px thumbnail stays close to the one converted before the resize")
+    func photoAgainstConvertedFirst() async throws {
+        guard let data = try await Self.cmykPhoto() else { return }
+        let ours = try Self.thumbnail(data, box: 720)
+        let target = PixelSize(width: ours.width, height: ours.height)
+        #expect(target == PixelSize(width: 720, height: 588))
+        let before = try Self.convertedFirst(data, to: target)
+        let sampled = ColourReference.sample(target.width * target.height, limit: 6000)
+        let colours = try Self.rgbColours(before)
+        let distance = try ColourReference.deltaE(of: ours, reference: sampled.map { colours[$0] }, at: sampled)
+        print("ΔE76 CMYK photo \(target.width)x\(target.height) after vs before the resize: mean "
+            + String(format: "%.3f max %.2f", distance.mean, distance.max))
+        #expect(distance.mean <= Self.meanFromBefore && distance.max <= Self.maxFromBefore, "ΔE \(distance)")
+    }
+
+    /// The next two tests each make one of the two thumbnails compared above, alone, so that
+    /// callgrind can count each in a process of its own (docs/performance.md, "CMYK after the resize").
+    @Test("a CMYK photo's 720-px thumbnail is 8-bit sRGB of the box's size")
+    func photoThumbnail() async throws {
+        guard let data = try await Self.cmykPhoto() else { return }
+        let ours = try Self.thumbnail(data, box: 720)
+        #expect(ours.width == 720 && ours.height == 588)
+    }
+
+    @Test("the CMYK photo converted before the resize, as Vignette did before, has the same size")
+    func photoConvertedFirst() async throws {
+        guard let data = try await Self.cmykPhoto() else { return }
+        let before = try Self.convertedFirst(data, to: PixelSize(width: 720, height: 588))
+        #expect(before.width == 720 && before.height == 588 && before.bands == 3)
+    }
+
     @Test("CMYK reduced by vips_resize or cropped by attention comes out sRGB, close to Vignette's reducer")
     func otherSteps() throws {
         let data = try Data(contentsOf: TestFiles.fixture("cmyk.jpg"))
