@@ -189,7 +189,7 @@ struct CMYKAfterResizeTests {
 
     /// The corpus' benchmark photo (2725×2225) made CMYK with libvips' CMYK profile (`vips
     /// icc_transform`, then `jpegsave`, which embeds the profile): a CMYK photo of a size a
-    /// thumbnail service meets, and the workload of the callgrind figures in docs/performance.md.
+    /// thumbnail service meets, and the workload of the figures in docs/performance.md.
     static func cmykPhoto() async throws -> Data? {
         let photo = TestFiles.corpusFile("2569067123_aca715a2ee_o.jpg")
         guard FileManager.default.fileExists(atPath: photo.path) else { return nil }
@@ -217,8 +217,8 @@ struct CMYKAfterResizeTests {
         #expect(distance.mean <= Self.meanFromBefore && distance.max <= Self.maxFromBefore, "ΔE \(distance)")
     }
 
-    /// The next two tests each make one of the two thumbnails compared above, alone, so that
-    /// callgrind can count each in a process of its own (docs/performance.md, "CMYK after the resize").
+    /// The next two tests each make one of the two thumbnails compared above, alone, so that each
+    /// can be timed in a process of its own (docs/performance.md, "CMYK after the resize").
     @Test("a CMYK photo's 720-px thumbnail is 8-bit sRGB of the box's size")
     func photoThumbnail() async throws {
         guard let data = try await Self.cmykPhoto() else { return }
