@@ -55,36 +55,57 @@ public enum ColourStatistics {
             return (0..<4).reduce(0) { $0 + squares[$1] - sums[$1] * sums[$1] / max(1, pixels.count) }
         }
 
-        /// The two boxes whose errors add up to the least: along each channel, the pixels sorted
-        /// by it and cut between two different values where the halves' errors sum lowest
-        /// (a variance-minimising median cut; a cut at the median splits a large uniform area).
+        /// The two boxes whose errors add up to the least: along each channel, the pixels cut
+        /// between two values where the halves' errors sum lowest (a variance-minimising median
+        /// cut; a cut at the median splits a large uniform area). Each channel's candidates come
+        /// from a histogram of its 256 values, so a split costs a pass a channel, not a sort.
         func split() -> (Box, Box)? {
-            var best: (cost: Int, channel: Int, at: Int)?
+            let n = pixels.count
+            var best: (cost: Int, channel: Int, threshold: Int)?
             for c in 0..<4 {
-                let sorted = pixels.sorted { channel($0, c) < channel($1, c) }
-                // Prefix sums of each channel and its square, in this order.
-                let n = sorted.count
-                var sums = [[Int]](repeating: [Int](repeating: 0, count: n + 1), count: 4), squares = sums
-                for (index, pixel) in sorted.enumerated() {
+                // Per value of channel c: the count, and the sums and squares of all four channels.
+                var counts = [Int](repeating: 0, count: 256)
+                var sums = [Int](repeating: 0, count: 256 * 4), squares = sums
+                for pixel in pixels {
+                    let bucket = channel(pixel, c)
+                    counts[bucket] += 1
                     for k in 0..<4 {
                         let value = channel(pixel, k)
-                        sums[k][index + 1] = sums[k][index] + value
-                        squares[k][index + 1] = squares[k][index] + value * value
+                        sums[bucket * 4 + k] += value
+                        squares[bucket * 4 + k] += value * value
                     }
                 }
-                for at in 1..<n where channel(sorted[at - 1], c) != channel(sorted[at], c) {
+                var (totalSums, totalSquares) = ([0, 0, 0, 0], [0, 0, 0, 0])
+                for bucket in 0..<256 where counts[bucket] > 0 {
+                    for k in 0..<4 {
+                        totalSums[k] += sums[bucket * 4 + k]
+                        totalSquares[k] += squares[bucket * 4 + k]
+                    }
+                }
+                var left = 0
+                var (leftSums, leftSquares) = ([0, 0, 0, 0], [0, 0, 0, 0])
+                for bucket in 0..<256 where counts[bucket] > 0 {
+                    left += counts[bucket]
+                    for k in 0..<4 {
+                        leftSums[k] += sums[bucket * 4 + k]
+                        leftSquares[k] += squares[bucket * 4 + k]
+                    }
+                    guard left < n else { break }
                     var cost = 0
                     for k in 0..<4 {
-                        let (left, total) = (sums[k][at], sums[k][n])
-                        cost += squares[k][at] - left * left / at
-                        cost += (squares[k][n] - squares[k][at]) - (total - left) * (total - left) / (n - at)
+                        let right = totalSums[k] - leftSums[k]
+                        cost += leftSquares[k] - leftSums[k] * leftSums[k] / left
+                        cost += (totalSquares[k] - leftSquares[k]) - right * right / (n - left)
                     }
-                    if cost < best?.cost ?? .max { best = (cost, c, at) }
+                    if cost < best?.cost ?? .max { best = (cost, c, bucket) }
                 }
             }
             guard let best else { return nil }
-            let sorted = pixels.sorted { channel($0, best.channel) < channel($1, best.channel) }
-            return (Box(pixels: Array(sorted[..<best.at])), Box(pixels: Array(sorted[best.at...])))
+            var (low, high) = ([UInt32](), [UInt32]())
+            for pixel in pixels {
+                if channel(pixel, best.channel) <= best.threshold { low.append(pixel) } else { high.append(pixel) }
+            }
+            return (Box(pixels: low), Box(pixels: high))
         }
 
         var mean: Colour {
