@@ -61,6 +61,42 @@ static void vgn_resize_unpremultiply(uint8_t *pixels, size_t stride, int width, 
     }
 }
 
+/// With alpha, the input rows the vertical pass reads, premultiplied into a window of rows that
+/// slides down the image: a share premultiplies each of its rows once, in a buffer a few kernel
+/// windows tall rather than a copy of the whole image (which cost a fresh mmap and its page
+/// faults on every image).
+typedef struct {
+    uint8_t *rows;
+    int first, count, capacity;
+} vgn_premultiplied_window;
+
+/// Rows [low, high) premultiplied in `window` (high - low <= capacity), refilled up to `last`
+/// (the share's last input row + 1); returns the address of row `low`. Rows it holds already
+/// move to the front instead of being premultiplied again.
+static const uint8_t *vgn_window_cover(vgn_premultiplied_window *window, const vgn_resize_job *job, int low,
+                                       int high, int last) {
+    const size_t row_bytes = job->row_bytes;
+    const int width = (int)(row_bytes / (size_t)job->bands);
+    if (low >= window->first && high <= window->first + window->count) {
+        return window->rows + (size_t)(low - window->first) * row_bytes;
+    }
+    if (low >= window->first && low < window->first + window->count) {
+        const int kept = window->first + window->count - low;
+        memmove(window->rows, window->rows + (size_t)(low - window->first) * row_bytes, (size_t)kept * row_bytes);
+        window->count = kept;
+    } else {
+        window->count = 0;
+    }
+    window->first = low;
+    const int end = low + window->capacity < last ? low + window->capacity : last;
+    const int from = low + window->count;
+    vgn_resize_premultiply(job->in + (size_t)from * job->in_stride, job->in_stride,
+                           window->rows + (size_t)window->count * row_bytes, width, end - from, job->bands,
+                           job->use_avx2);
+    window->count = end - low;
+    return window->rows;
+}
+
 int vgn_resize_rows(const vgn_resize_job *job, int first, int count) {
     const vgn_kernel *v = job->vertical, *h = job->horizontal;
     // Two output rows at a time: their vertical pass into a scratch pair of rows (hot in L1), then
@@ -68,14 +104,48 @@ int vgn_resize_rows(const vgn_resize_job *job, int first, int count) {
     // horizontal pass reads up to 16 bytes past a window's last pixel.
     uint8_t *middle = malloc(2 * job->row_bytes + 64);
     if (!middle) return -2;
+    vgn_premultiplied_window window = {NULL, 0, 0, 0};
+    int last = 0;
+    if (job->has_alpha) {
+        // Room for four pairs' windows, or the share's whole input when that is less.
+        int span = 1, low = v->start[first];
+        for (int y = first; y < first + count; y += 2) {
+            const int next = y + 1 < first + count ? y + 1 : y;
+            const int pair_low = v->start[y] < v->start[next] ? v->start[y] : v->start[next];
+            const int pair_high = (v->start[y] > v->start[next] ? v->start[y] : v->start[next]) + v->taps;
+            if (pair_high - pair_low > span) span = pair_high - pair_low;
+            if (pair_low < low) low = pair_low;
+            if (pair_high > last) last = pair_high;
+        }
+        window.capacity = 4 * span < last - low ? 4 * span : last - low;
+        window.rows = malloc((size_t)window.capacity * job->row_bytes);
+        if (!window.rows) {
+            free(middle);
+            return -2;
+        }
+    }
     for (int y = first; y < first + count; y += 2) {
         const int rows_now = first + count - y < 2 ? first + count - y : 2;
         // The vertical kernel's rows [y, y + rows_now) as a kernel of their own.
-        const vgn_kernel rows = {rows_now, v->taps, v->start + y, v->weights + (size_t)y * (size_t)v->taps};
+        vgn_kernel rows = {rows_now, v->taps, v->start + y, v->weights + (size_t)y * (size_t)v->taps};
+        const uint8_t *in = job->in;
+        size_t in_stride = job->in_stride;
+        int starts[2];
+        if (job->has_alpha) {
+            int low = v->start[y], high = v->start[y] + v->taps;
+            for (int r = 1; r < rows_now; r++) {
+                if (v->start[y + r] < low) low = v->start[y + r];
+                if (v->start[y + r] + v->taps > high) high = v->start[y + r] + v->taps;
+            }
+            in = vgn_window_cover(&window, job, low, high, last);
+            in_stride = job->row_bytes;
+            for (int r = 0; r < rows_now; r++) starts[r] = v->start[y + r] - low;
+            rows.start = starts;
+        }
         uint8_t *out = job->out + (size_t)y * job->out_stride;
 #if defined(VGN_RESIZE_HAVE_AVX2)
         if (job->use_avx2) {
-            vgn_vertical_avx2(job->in, job->in_stride, middle, job->row_bytes, job->row_bytes, &rows);
+            vgn_vertical_avx2(in, in_stride, middle, job->row_bytes, job->row_bytes, &rows);
             if (job->horizontal_avx2) {
                 vgn_horizontal_avx2(middle, job->row_bytes, out, job->out_stride, rows_now, job->bands, h,
                                     job->horizontal_avx2);
@@ -85,11 +155,12 @@ int vgn_resize_rows(const vgn_resize_job *job, int first, int count) {
         } else
 #endif
         {
-            vgn_vertical_scalar(job->in, job->in_stride, middle, job->row_bytes, job->row_bytes, &rows);
+            vgn_vertical_scalar(in, in_stride, middle, job->row_bytes, job->row_bytes, &rows);
             vgn_horizontal_scalar(middle, job->row_bytes, out, job->out_stride, rows_now, job->bands, h);
         }
         if (job->has_alpha) vgn_resize_unpremultiply(out, job->out_stride, job->out_width, rows_now, job->bands);
     }
+    free(window.rows);
     free(middle);
     return 0;
 }
@@ -161,17 +232,9 @@ int vgn_lanczos3_resize_scaled(const uint8_t *in, int in_width, int in_height, s
     if (use_avx2 < 0 || in_stride < row_bytes) return -1;
 
     int status = -2;
-    uint8_t *premultiplied = NULL;
     vgn_kernel vertical = {0}, horizontal = {0};
     vgn_resize_job job = {in, in_stride, out, row_bytes, out_stride, out_width, bands, has_alpha, use_avx2,
                           NULL, NULL, NULL};
-    if (has_alpha) {
-        premultiplied = malloc(row_bytes * (size_t)in_height);
-        if (!premultiplied) goto done;
-        vgn_resize_premultiply(in, in_stride, premultiplied, in_width, in_height, bands, use_avx2);
-        job.in = premultiplied;
-        job.in_stride = row_bytes;
-    }
     if (vgn_resize_job_make(&job, &vertical, &horizontal, in_width, in_height, out_width, out_height, x_scale, y_scale) != 0) goto done;
     {
         // Rows split evenly between up to 4 threads (this one and up to 3 more), none under 16 rows.
@@ -199,6 +262,5 @@ int vgn_lanczos3_resize_scaled(const uint8_t *in, int in_width, int in_height, s
 
 done:
     vgn_resize_job_free(&job, &vertical, &horizontal);
-    free(premultiplied);
     return status;
 }

@@ -54,8 +54,9 @@ void vgn_horizontal_avx2(const uint8_t *in, size_t in_stride, uint8_t *out, size
                          int rows, int bands, const vgn_kernel *kernel, const void *prepared);
 #endif
 
-/// One resize, set up: the input (premultiplied already when it has alpha), the output, both
-/// kernels and the AVX2 horizontal weights (NULL: the scalar horizontal pass).
+/// One resize, set up: the input as given (vgn_resize_rows premultiplies the rows it reads when it
+/// has alpha), the output, both kernels and the AVX2 horizontal weights (NULL: the scalar
+/// horizontal pass).
 typedef struct {
     const uint8_t *in;
     size_t in_stride;
