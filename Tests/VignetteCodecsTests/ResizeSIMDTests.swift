@@ -72,6 +72,49 @@ struct ResizeSIMDTests {
         #expect(checked == Self.shapes.count * 6)
     }
 
+    /// The reducer premultiplies the rows it reads a window at a time; the result must be the
+    /// integers of premultiplying the whole image first, resizing without alpha and dividing after.
+    @Test("With alpha: the same integers as premultiplying the whole image first, every path and thread count",
+          arguments: LanczosReducer.Implementation.allCases)
+    func premultipliedWindowEqualsWholeImage(implementation: LanczosReducer.Implementation) throws {
+        if implementation == .avx2, !LanczosReducer.hasAVX2 { return }
+        for (index, (w, h, ow, oh)) in (Self.shapes + [(640, 2000, 64, 200), (300, 900, 299, 450)]).enumerated() {
+            for bands in [2, 4] {
+                var bytes = Self.noise(width: w, height: h, bands: bands, seed: UInt64(100 + index * 8 + bands)).bytes
+                // Some pixels fully transparent and some opaque, beside the noise's partial alphas.
+                for pixel in stride(from: 0, to: bytes.count, by: bands) where pixel % 7 == 0 {
+                    bytes[pixel + bands - 1] = pixel % 3 == 0 ? 0 : 255
+                }
+                var premultiplied = bytes
+                for pixel in stride(from: 0, to: bytes.count, by: bands) {
+                    let alpha = Int(bytes[pixel + bands - 1])
+                    for band in 0..<(bands - 1) {
+                        premultiplied[pixel + band] = UInt8((Int(bytes[pixel + band]) * alpha + 127) / 255)
+                    }
+                }
+                let input = PixelBuffer(width: w, height: h, bands: bands, bytes: bytes)
+                let premultipliedInput = PixelBuffer(width: w, height: h, bands: bands, bytes: premultiplied)
+                for threads in [1, 3] {
+                    var expected = try LanczosReducer.resize(
+                        premultipliedInput, toWidth: ow, height: oh, hasAlpha: false, implementation: implementation,
+                        threads: threads
+                    ).bytes
+                    for pixel in stride(from: 0, to: expected.count, by: bands) {
+                        let alpha = Int(expected[pixel + bands - 1])
+                        guard alpha != 255 else { continue }
+                        for band in 0..<(bands - 1) {
+                            let value = alpha == 0 ? 0 : (Int(expected[pixel + band]) * 255 + alpha / 2) / alpha
+                            expected[pixel + band] = UInt8(min(255, value))
+                        }
+                    }
+                    let actual = try LanczosReducer.resize(
+                        input, toWidth: ow, height: oh, hasAlpha: true, implementation: implementation, threads: threads)
+                    #expect(actual.bytes == expected, "\(w)x\(h)x\(bands) → \(ow)x\(oh), \(threads) threads")
+                }
+            }
+        }
+    }
+
     @Test("A flat image stays exactly flat, on every path", arguments: LanczosReducer.Implementation.allCases)
     func flat(_ implementation: LanczosReducer.Implementation) throws {
         guard implementation != .avx2 || LanczosReducer.hasAVX2 else { return }
