@@ -122,10 +122,9 @@ struct HostileSVGTests {
         }
         #expect(listener.connections() == 0)
         // The process' peak RSS grew by less than 1 GB over these documents: the growth, not the
-        // peak itself, since the other suites run in the same process (and, under
-        // AddressSanitizer, its shadow memory and quarantine count too).
-        // AddressSanitizer's and ThreadSanitizer's shadow memory count in RSS: the bound is
-        // multiplied by VIGNETTE_TEST_MEMORY_SCALE (Scripts/sanitize.sh sets it), 1 otherwise.
+        // peak itself, since the other suites run in the same process. Sanitizers' shadow memory
+        // counts in RSS too, so the bound is multiplied by VIGNETTE_TEST_MEMORY_SCALE
+        // (Scripts/sanitize.sh sets it; 1 otherwise).
         let scale = getenv("VIGNETTE_TEST_MEMORY_SCALE").flatMap { Int(String(cString: $0)) }.map { max(1, $0) } ?? 1
         #expect(Self.peakKiB() - peakBefore < scale << 20, "peak RSS \(peakBefore) → \(Self.peakKiB()) KiB")
     }
