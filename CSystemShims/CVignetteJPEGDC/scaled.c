@@ -13,18 +13,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define AC_LOOKAHEAD 10
+#define AC_LOOKAHEAD 12
 
-/// AC table entries (64 bits). A full entry is one or two whole symbols with their extra bits:
-/// bits 0-4 the bits of the first, bits 5-9 of both, bits 16-23 how far the first moves the
-/// coefficient index (run + 1; 16 for ZRL; END_OF_BLOCK for EOB), bits 24-31 how far the second
-/// does (0 when there is none), bits 32-47 and 48-63 their coefficients (0 for ZRL and EOB; the
-/// second is the first again when there is none, so that storing it changes nothing). A partial
-/// entry (PARTIAL set) is a code whose extra bits pass the lookahead (bits 0-4 its length, bits
-/// 16-23 the symbol), or, with length 0, a code longer than the lookahead (libjpeg's walk).
-#define PARTIAL 0x400u
-/// Past the last index any block reaches (63 + 16); the index of EOB's dummy store is beyond it.
+/// AC table entries (64 bits). A full entry is up to three whole symbols with their extra bits,
+/// the block left open by all but the last: bits 0-5 the bits of all (a shift by the entry drops
+/// them: x86 takes shift counts modulo 64), 6-9 of the first, 10-15 how far the symbols before
+/// the last move the coefficient index, 16-21, 22-28 and 29-35 how far the first, the first two
+/// and all three move it (run + 1 each; 16 for ZRL; EOB_ADVANCE for EOB; a missing symbol moves
+/// it 0), 36-47, 48-55 and 56-63 their coefficients (12, 8 and 8 bits; 0 for ZRL, EOB and a
+/// missing symbol). A partial entry has 63 in bits 10-15 and 0 in bits 16-21: a code whose extra
+/// bits pass the lookahead (bits 6-9 its length, 36-43 the symbol), or, with length 0, a code
+/// longer than the lookahead (libjpeg's walk).
+#define PARTIAL_ENTRY (63u << 10)
+/// EOB's advance in a full entry: from any index below 63 it reaches 63 or more; the index it
+/// reaches stores a zero where nothing was stored yet (64-79 -> 63 only from an index below 17)
+/// or into the dropped entry.
+#define EOB_ADVANCE 63
+/// Past the last index any block reaches in the partial path (63 + 16); EOB's there.
 #define END_OF_BLOCK 80
+
+#define E_TOTAL(e) ((int)((e) & 63))
+#define E_FIRST(e) ((int)((e) >> 6 & 15))
+#define E_BEFORE_LAST(e) ((unsigned)((e) >> 10 & 63))
+#define E_TO1(e) ((unsigned)((e) >> 16 & 63))
+#define E_TO2(e) ((unsigned)((e) >> 22 & 127))
+#define E_TO3(e) ((unsigned)((e) >> 29 & 127))
+#define E_VAL1(e) ((int)((int64_t)((e) << 16) >> 52))
+#define E_VAL2(e) ((int)((int64_t)((e) << 8) >> 56))
+#define E_VAL3(e) ((int)((int64_t)(e) >> 56))
 
 /// An AC table: one lookup of AC_LOOKAHEAD bits (entries as above), libjpeg's walk for the rest.
 typedef struct {
@@ -32,8 +48,8 @@ typedef struct {
     vgn_dc_huffman slow;
 } ac_table;
 
-/// Where coefficient index k (0..63, libjpeg's extra entries 64..79 -> 63, EOB's 80..143 ->
-/// dropped) is stored: its natural position, or DROPPED when the IDCT does not read it.
+/// Where coefficient index k (0..63, libjpeg's extra entries 64..79 -> 63, 80.. -> dropped) is
+/// stored: its natural position, or DROPPED when the IDCT does not read it.
 #define DROPPED 64
 #define KEEP_SIZE (63 + END_OF_BLOCK + 1)
 
@@ -63,44 +79,71 @@ static inline int advance_of(int symbol) {
     return run == 15 ? 16 : END_OF_BLOCK;
 }
 
-/// A full entry of one symbol.
-static uint64_t one_symbol(int advance, int value, int length) {
-    uint16_t v = (uint16_t)(int16_t)value;
-    return (uint64_t)v << 48 | (uint64_t)v << 32 | (uint64_t)advance << 16 | (uint64_t)length << 5 | (uint64_t)length;
+/// The symbol whose code starts the lookahead bits `value` (zero bits past `bits` valid ones): its
+/// code length in `*length`, -1 when no code of at most `bits` bits matches.
+static int symbol_at(const uint16_t *single, uint32_t value, int bits, int *length) {
+    uint16_t e = single[value & ((1u << AC_LOOKAHEAD) - 1)];
+    if (e == 0 || (e >> 8) > bits) return -1;
+    *length = e >> 8;
+    return e & 0xFF;
 }
 
-/// Fills `t->fast` from `spec` (canonical codes, figure C.2): each lookahead value's first symbol
-/// and, where it ends a block neither by EOB nor by filling it and fits, the next.
+/// Fills `t->fast` from `spec` (canonical codes, figure C.2).
 static void build_ac_table(const vgn_dc_huffman_spec *spec, ac_table *t) {
-    for (int e = 0; e < 1 << AC_LOOKAHEAD; e++) t->fast[e] = PARTIAL;
-    int32_t code = 0;
-    int p = 0;
-    for (int l = 1; l <= AC_LOOKAHEAD; l++, code <<= 1) {
-        for (int i = 0; i < spec->bits[l]; i++, p++, code++) {
-            int symbol = spec->values[p], s = symbol & 15, shift = AC_LOOKAHEAD - l;
-            for (int32_t e = code << shift; e < (code + 1) << shift; e++) {
-                if (l + s > AC_LOOKAHEAD) {
-                    t->fast[e] = PARTIAL | (uint64_t)symbol << 16 | (uint64_t)l;
-                    continue;
-                }
-                int value = s ? vgn_dc_extend((uint32_t)(e >> (shift - s)) & ((1u << s) - 1), s) : 0;
-                t->fast[e] = one_symbol(advance_of(symbol), value, l + s);
-            }
+    uint16_t single[1 << AC_LOOKAHEAD];
+    vgn_dc_build_lookup(spec, AC_LOOKAHEAD, single);
+    static const int value_bits[3] = {12, 8, 8}, value_shift[3] = {36, 48, 56}, to_shift[3] = {16, 22, 29};
+    for (uint32_t e = 0; e < 1u << AC_LOOKAHEAD; e++) {
+        int length, symbol = symbol_at(single, e, AC_LOOKAHEAD, &length);
+        if (symbol < 0) {
+            t->fast[e] = PARTIAL_ENTRY;
+            continue;
         }
-    }
-    // Second symbols: the entry of the bits after the first symbol, where it is a full one-symbol
-    // entry that fits in what is left.
-    for (int e = 0; e < 1 << AC_LOOKAHEAD; e++) {
-        uint64_t first = t->fast[e];
-        int used = (int)(first & 31);
-        if ((first & PARTIAL) || (first >> 16 & 0xFF) == END_OF_BLOCK || used >= AC_LOOKAHEAD) continue;
-        uint64_t second = t->fast[(e << used) & ((1 << AC_LOOKAHEAD) - 1)];
-        int more = (int)(second & 31);
-        if ((second & PARTIAL) || (second >> 5 & 31) != (uint64_t)more || used + more > AC_LOOKAHEAD) continue;
-        t->fast[e] = (second >> 48) << 48 | (first >> 32 & 0xFFFF) << 32 | (second >> 16 & 0xFF) << 24 | (first >> 16 & 0xFF) << 16
-                   | (uint64_t)(used + more) << 5 | (uint64_t)used;
+        int s = symbol & 15;
+        if (length + s > AC_LOOKAHEAD) {
+            t->fast[e] = PARTIAL_ENTRY | (uint64_t)length << 6 | (uint64_t)symbol << 36;
+            continue;
+        }
+        uint64_t entry = 0;
+        int used = 0, to = 0, before_last = 0;
+        int after[3];   // the index after each symbol, from 0; a missing one's is its predecessor's
+        int n = 0;
+        while (n < 3) {
+            if (n > 0) {
+                symbol = symbol_at(single, e << used, AC_LOOKAHEAD - used, &length);
+                if (symbol < 0) break;
+                s = symbol & 15;
+                if (used + length + s > AC_LOOKAHEAD || s >= value_bits[n]) break;
+            }
+            int advance = symbol & 15 ? (symbol >> 4) + 1 : (symbol >> 4) == 15 ? 16 : EOB_ADVANCE;
+            int value = s ? vgn_dc_extend((e >> (AC_LOOKAHEAD - used - length - s)) & ((1u << s) - 1), s) : 0;
+            before_last = to;
+            to += advance;
+            after[n] = to;
+            used += length + s;
+            entry |= ((uint64_t)(uint32_t)value & ((1u << value_bits[n]) - 1)) << value_shift[n];
+            if (n == 0) entry |= (uint64_t)used << 6;
+            n++;
+            if (advance == EOB_ADVANCE) break;
+        }
+        for (int i = n; i < 3; i++) after[i] = after[i - 1];
+        for (int i = 0; i < 3; i++) entry |= (uint64_t)after[i] << to_shift[i];
+        t->fast[e] = entry | (uint64_t)used | (uint64_t)before_last << 10;
     }
 }
+
+/// One full entry's symbols: each coefficient stored, last to first (a missing symbol stores a
+/// zero where the one before it stores next), the index moved past them, their bits dropped.
+#define TAKE_ALL(e)                                                  \
+    do {                                                             \
+        block[keep[k + E_TO3(e)]] = (int16_t)E_VAL3(e);              \
+        block[keep[k + E_TO2(e)]] = (int16_t)E_VAL2(e);              \
+        block[keep[k + E_TO1(e)]] = (int16_t)E_VAL1(e);              \
+        any |= (e) >> 36;                                            \
+        k += E_TO3(e);                                               \
+        r->bits <<= (e) & 63;                                        \
+        r->count -= E_TOTAL(e);                                      \
+    } while (0)
 
 /// Decodes one block's coefficients into `block` (DROPPED + 1 entries, zero but for what this
 /// writes; the last takes what the IDCT does not read), DC included: nonzero when it has AC
@@ -111,46 +154,50 @@ static inline __attribute__((always_inline)) int decode_block(vgn_dc_reader *r, 
     if (vgn_dc_decode_dc(r, dc, &diff) != 0) return -1;
     *pred = (uint16_t)(*pred + (uint16_t)diff);
     block[0] = (int16_t)*pred;
-    int any = 0, k = 0;   // k: the index of the last coefficient placed
-    do {
-        // At least 25 bits are left here (a refill, then at most 31 taken), enough for the lookup,
-        // so the refill runs beside the lookup instead of before it.
+    uint64_t any = 0;
+    unsigned k = 0;   // the index of the last coefficient placed
+    for (;;) {
+        // At least 24 bits are left here (after the DC, or 56 at the refill less two entries of
+        // at most 12 bits, or one entry and a partial code of at most 31), enough for the first
+        // lookup, so the refill runs beside it; the second needs no refill of its own.
         uint64_t e = ac->fast[vgn_dc_peek(r, AC_LOOKAHEAD)];
         vgn_dc_refill(r);
-        if (__builtin_expect(!(e & PARTIAL), 1)) {
-            // ZRL stores a zero where a zero is; EOB stores into the dropped entry.
-            int value = (int16_t)(e >> 32);
-            k += (int)(e >> 16 & 0xFF);
+        if (__builtin_expect(k + E_BEFORE_LAST(e) >= 63, 0)) goto other;
+        TAKE_ALL(e);
+        if (k >= 63) break;
+        e = ac->fast[vgn_dc_peek(r, AC_LOOKAHEAD)];
+        if (__builtin_expect(k + E_BEFORE_LAST(e) >= 63, 0)) goto other;
+        TAKE_ALL(e);
+        if (k >= 63) break;
+        continue;
+    other:
+        if (E_TO1(e) != 0) {
+            // One before the last ends the block (at index 63, without EOB): the first alone.
+            int value = E_VAL1(e);
+            k += E_TO1(e);
             block[keep[k]] = (int16_t)value;
-            any |= value;
-            if (__builtin_expect(k >= 63, 0)) {
-                vgn_dc_drop(r, (int)(e & 31));   // the block ends with the first symbol
-                break;
-            }
-            vgn_dc_drop(r, (int)(e >> 5 & 31));
-            value = (int16_t)(e >> 48);
-            k += (int)(e >> 24 & 0xFF);
-            block[keep[k]] = (int16_t)value;
-            any |= value;
-            continue;
-        }
-        int symbol;
-        if (e & 31) {
-            vgn_dc_drop(r, (int)(e & 31));
-            symbol = (int)(e >> 16 & 0xFF);
+            any |= (uint64_t)(uint32_t)value;
+            vgn_dc_drop(r, E_FIRST(e));
         } else {
-            symbol = vgn_dc_decode_slow(r, &ac->slow, AC_LOOKAHEAD + 1);
-            if (symbol < 0) return -1;
+            int symbol;
+            if (E_FIRST(e)) {
+                vgn_dc_drop(r, E_FIRST(e));
+                symbol = (int)(e >> 36 & 0xFF);
+            } else {
+                symbol = vgn_dc_decode_slow(r, &ac->slow, AC_LOOKAHEAD + 1);
+                if (symbol < 0) return -1;
+            }
+            int s = symbol & 15, value = 0;
+            if (s) {
+                value = vgn_dc_extend(vgn_dc_peek(r, s), s);
+                vgn_dc_drop(r, s);
+            }
+            k += (unsigned)advance_of(symbol);
+            block[keep[k]] = (int16_t)value;
+            any |= (uint64_t)(uint32_t)value;
         }
-        int s = symbol & 15, value = 0;
-        if (s) {
-            value = vgn_dc_extend(vgn_dc_peek(r, s), s);
-            vgn_dc_drop(r, s);
-        }
-        k += advance_of(symbol);
-        block[keep[k]] = (int16_t)value;
-        any |= value;
-    } while (k < 63);
+        if (k >= 63) break;
+    }
     return any != 0;
 }
 
