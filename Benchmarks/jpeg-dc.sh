@@ -2,14 +2,17 @@
 # The JPEG DC paths (issue 25), in-process, on and off: 256-px thumbnails (JPEG Q80, Lanczos 3, one
 # thread) of the benchmark photo and of its progressive twin, and sharp's task (720x588, which
 # decodes at 1/2 and so never takes a DC path) as a check that nothing else got slower; beside
-# Pillow-SIMD (Benchmarks/.venv-simd) when it is there. Then the same 256-px case at 2 workers (two
-# such processes at once, their rates added), and the corpus' JPEGs as a batch, files to files, at
-# 1 and 2 workers (`vignette thumbnail --jobs N` against peers/throughput.py's process pool).
-# Also the reduced-scale decoder (issue 34): the 720x588 box (1/2) and a 512-px box (1/4) with
-# VIGNETTE_JPEG_OWN_SCALED=1 and =0, beside Pillow-SIMD. Prints a Markdown section on stdout.
+# Pillow-SIMD (Benchmarks/.venv-simd) when it is there. Also the reduced-scale decoder (issue 34):
+# the 720x588 box (1/2) and a 512-px box (1/4) with VIGNETTE_JPEG_OWN_SCALED=1 and =0, beside
+# Pillow-SIMD and libjpeg-turbo's own share of the same thumbnail (decoder/turbo_floor.c: the scaled
+# decode to planes and the encode, the floor the peers share). Then the three boxes at 2 workers
+# (two such processes at once, their rates added), and the corpus' JPEGs as a batch, files to
+# files, at 1 and 2 workers (`vignette thumbnail --jobs N` against peers/throughput.py's process
+# pool). Prints a Markdown section on stdout.
 #
 #   Benchmarks/jpeg-dc.sh        BENCH_SECONDS (5) per case, BENCH_ROUNDS (3) rounds, interleaved;
-#                                JPEG_DC_CASES ("256 scaled pairs batch") the groups of cases to run
+#                                JPEG_DC_CASES ("256 scaled pairs batch") the groups of cases to run;
+#                                JPEG_DC_BATCH_SIZES ("256 720") the batch's thumbnail sizes
 #
 # The twin is made here with `jpegtran -progressive` (lossless: the same coefficients, so the same
 # 1/8 planes) and is not kept; the script checks that the two 256-px thumbnails are byte-identical.
@@ -34,6 +37,8 @@ out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 twin="$out/twin.jpg"
 jpegtran -progressive -outfile "$twin" "$input"
+floor="$out/turbo_floor"
+clang -O2 -o "$floor" "$here/decoder/turbo_floor.c" -lturbojpeg
 
 results="$out/results.jsonl"
 # timed COMMAND...: the command's JSON line with "cpu_seconds" (user + system, from /usr/bin/time)
@@ -46,6 +51,7 @@ timed() {
     echo "{\"cpu_seconds\":$cpu,${line#\{}" >> "$results"
 }
 cases=" ${JPEG_DC_CASES:-256 scaled pairs batch} "
+batch_sizes="${JPEG_DC_BATCH_SIZES:-256 720}"
 for round in $(seq 1 "$rounds"); do
     if [[ $cases == *" scaled "* ]]; then
         for box in "720 588 1/2" "512 512 1/4"; do
@@ -60,6 +66,7 @@ for round in $(seq 1 "$rounds"); do
                 timed "$simd" "$here/peers/pillow_jpeg.py" --tool "Pillow-SIMD ${width}x$height" --input "$input" \
                     --seconds "$seconds" --width "$width" --height "$height"
             fi
+            timed "$floor" "$input" "$seconds" "$width" "$height" "${scale#1/}" "libjpeg-turbo floor ${width}x$height ($scale)"
         done
     fi
     [[ $cases == *" 256 "* ]] || continue
@@ -105,12 +112,15 @@ PY
 for round in $(seq 1 "$rounds"); do
     [[ $cases == *" pairs "* ]] || break
     echo "jpeg-dc: round $round, 2 workers" >&2
-    run_pair "vignette 256 px, baseline, 2 workers" "$round" env VIGNETTE_THREADS=1 "$bench" jpeg-task --input "$input" \
-        --seconds "$seconds" --width 256 --height 256 --tool x
-    if [[ -x "$simd" ]]; then
-        run_pair "Pillow-SIMD 256 px, baseline, 2 workers" "$round" "$simd" "$here/peers/pillow_jpeg.py" --tool x \
-            --input "$input" --seconds "$seconds" --width 256 --height 256
-    fi
+    for box in 256x256 720x588 512x512; do
+        width="${box%x*}" height="${box#*x}"
+        run_pair "vignette ${box}, baseline, 2 workers" "$round" env VIGNETTE_THREADS=1 "$bench" jpeg-task --input "$input" \
+            --seconds "$seconds" --width "$width" --height "$height" --tool x
+        if [[ -x "$simd" ]]; then
+            run_pair "Pillow-SIMD ${box}, baseline, 2 workers" "$round" "$simd" "$here/peers/pillow_jpeg.py" --tool x \
+                --input "$input" --seconds "$seconds" --width "$width" --height "$height"
+        fi
+    done
 done
 
 # The corpus' JPEGs that decode (not the damaged two, nor the 280-MP one, which Pillow refuses as a
@@ -142,15 +152,17 @@ if [[ -x "$vignette" && $cases == *" batch "* ]]; then
         for set in all rgb; do
             files=("$batch/$set"/*.jpg)
             name="$([[ $set = all ]] && echo "all ${#files[@]}" || echo "${#files[@]} without CMYK")"
-            for workers in 1 2; do
-                echo "jpeg-dc: round $round, corpus batch ($name), $workers worker(s)" >&2
-                batch_case "vignette thumbnail --jobs $workers ($name)" "$workers" "${#files[@]}" "$vignette" thumbnail \
-                    "${files[@]}" --size 256 --quality 80 --out "$batch/out" --jobs "$workers"
-                if [[ -x "$simd" ]]; then
-                    batch_case "Pillow-SIMD, $workers worker(s) ($name)" "$workers" "${#files[@]}" "$simd" \
-                        "$here/peers/throughput.py" --library pillow --size 256 256 --workers "$workers" --out "$batch/out" \
-                        "${files[@]}"
-                fi
+            for size in $batch_sizes; do
+                for workers in 1 2; do
+                    echo "jpeg-dc: round $round, corpus batch ($name) at $size px, $workers worker(s)" >&2
+                    batch_case "vignette thumbnail --jobs $workers ($name, $size px)" "$workers" "${#files[@]}" "$vignette" \
+                        thumbnail "${files[@]}" --size "$size" --quality 80 --out "$batch/out" --jobs "$workers"
+                    if [[ -x "$simd" ]]; then
+                        batch_case "Pillow-SIMD, $workers worker(s) ($name, $size px)" "$workers" "${#files[@]}" "$simd" \
+                            "$here/peers/throughput.py" --library pillow --size "$size" "$size" --workers "$workers" \
+                            --out "$batch/out" "${files[@]}"
+                    fi
+                done
             done
         done
     done
@@ -195,6 +207,17 @@ if same:
     print(f"The 256-px thumbnails of the photo and of its progressive twin, DC paths on and off, {same}.")
 if scaled_same:
     print(f"The 720x588 and 512x512 thumbnails with the reduced-scale decoder on and off {scaled_same}.")
+    # Each box's time per image against libjpeg-turbo's own share of it, per CPU-second.
+    rates = {}
+    for line in open(path):
+        row = json.loads(line)
+        rates.setdefault(row["tool"], []).append(row["ops"] / row["cpu_seconds"] if row["cpu_seconds"] else 0)
+    for box, scale in (("720x588", "1/2"), ("512x512", "1/4")):
+        own = rates.get(f"vignette {box} ({scale}), reduced-scale decoder on")
+        floor = rates.get(f"libjpeg-turbo floor {box} ({scale})")
+        if own and floor:
+            print(f"At {box} Vignette's CPU time per image is {statistics.median(floor) / statistics.median(own):.2f}x "
+                  "libjpeg-turbo's own decode at the scale plus encode (medians of ops per CPU-second).")
 if os.path.exists(pairs):
     print()
     print("Two workers: two copies of a case at once, each one thread; a round's ops/s is the two added,")
@@ -204,7 +227,7 @@ if os.path.exists(pairs):
 if os.path.exists(batches):
     print()
     print("The corpus' JPEGs as a batch: each decodable corpus JPEG under 8 names, all of them and without the")
-    print("two CMYK files, to 256-px thumbnails, JPEG Q80, files to files, whole processes (peers/timed.py: wall")
+    print("two CMYK files, to thumbnails of the size in each row, JPEG Q80, files to files, whole processes (peers/timed.py: wall")
     print("time, and the CPU time of the process and its children); medians.")
     print()
     print("| command | images/s | CPU ms per image | images/s in each round |")
