@@ -64,9 +64,15 @@ int main(int argc, char **argv) {
     if (decoder == NULL || encoder == NULL
         || tjDecompressHeader3(decoder, jpeg, (unsigned long)size, &width, &height, &subsampling, &colorspace) != 0)
         return 1;
-    // The thumbnail's size: the box fitted to the image, as `vignette thumbnail --size WxH` does.
+    // The thumbnail's size: the box fitted to the image, never enlarged, as `vignette thumbnail
+    // --size WxH` does; within the decoded planes.
     double scale = (double)box_width / width < (double)box_height / height ? (double)box_width / width : (double)box_height / height;
+    if (scale > 1) scale = 1;
+    tjscalingfactor factor = {1, denominator};
     int out_width = (int)(width * scale + 0.5), out_height = (int)(height * scale + 0.5);
+    if (out_width > TJSCALED(width, factor)) out_width = TJSCALED(width, factor);
+    if (out_height > TJSCALED(height, factor)) out_height = TJSCALED(height, factor);
+    if (out_width < 1 || out_height < 1) return 1;
     unsigned long bytes = 0;
     for (double end = now() + 1; now() < end;)   // warm-up, as jpeg-task's
         bytes = one(decoder, encoder, jpeg, (unsigned long)size, width, height, subsampling, denominator, out_width, out_height);
