@@ -157,9 +157,10 @@ static inline __attribute__((always_inline)) int decode_block(vgn_dc_reader *r, 
     uint64_t any = 0;
     unsigned k = 0;   // the index of the last coefficient placed
     for (;;) {
-        // At least 24 bits are left here (after the DC, or 56 at the refill less two entries of
-        // at most 12 bits, or one entry and a partial code of at most 31), enough for the first
-        // lookup, so the refill runs beside it; the second needs no refill of its own.
+        // At least 12 bits are left here, enough for the first lookup, so the refill runs beside
+        // it: 25 after the DC; from the 56 a refill leaves, two entries of at most 12 bits take 24,
+        // an entry and a partial code (at most 31 bits with its extra bits) 43. The second lookup
+        // needs no refill of its own (44 left), nor does a partial code at either (31 or more).
         uint64_t e = ac->fast[vgn_dc_peek(r, AC_LOOKAHEAD)];
         vgn_dc_refill(r);
         if (__builtin_expect(k + E_BEFORE_LAST(e) >= 63, 0)) goto other;
