@@ -71,6 +71,38 @@ struct PlanarJPEGTests {
         }
     }
 
+    @Test("Planes resized to their own size: the reducer gives them back, and unpadded planes skip it", arguments: [
+        (33, 7, Int32(2)), (32, 8, 2), (1000, 1, 2), (33, 7, 0), (1, 1, 0), (17, 5, 3),  // TJSAMP_420, _444, _GRAY
+    ])
+    func planesAtTheirOwnSize(width: Int, height: Int, subsampling: Int32) throws {
+        var planes = YCbCrPlanes(width: width, height: height, subsampling: subsampling)
+        var generator = SystemRandomNumberGenerator()
+        let heights = (0..<planes.planeCount).map { planes.planeSize($0).height }
+        planes.withMutablePlanePointers { pointers, strides in
+            for (index, high) in heights.enumerated() {
+                for offset in 0..<(Int(strides[index]) * high) { pointers[index]![offset] = UInt8.random(in: 0...255, using: &generator) }
+            }
+        }
+        for implementation in LanczosReducer.Implementation.allCases where implementation != .avx2 || LanczosReducer.hasAVX2 {
+            let same = try planes.resized(toWidth: width, height: height, subsampling: subsampling, threads: 2, implementation: implementation)
+            // Every plane's picture (the samples that are not libjpeg's padding to whole MCUs) is
+            // the input's, whichever way it was made.
+            for index in 0..<planes.planeCount {
+                let size = planes.planeSize(index)
+                let wide = index == 0 || subsampling != 2 ? width : (width + 1) / 2
+                let high = index == 0 || subsampling != 2 ? height : (height + 1) / 2
+                let offset = (0..<index).reduce(0) { $0 + planes.planeSize($1).width * planes.planeSize($1).height }
+                for row in 0..<high {
+                    let start = offset + row * size.width
+                    #expect(same.bytes[start..<start + wide] == planes.bytes[start..<start + wide], "plane \(index) row \(row), \(implementation)")
+                }
+            }
+            // Without padding, the planes are all of it and come back as they are.
+            let padded = subsampling == 2 && (width % 2 == 1 || height % 2 == 1)
+            if !padded { #expect(same.bytes == planes.bytes) }
+        }
+    }
+
     @Test("Odd boxes at every DCT scale, as JPEG, WebP, AVIF and HEIC: exact geometry, and the look of the former route", arguments: [
         (97, 97), (161, 121), (319, 239), (640, 480), (33, 7), (7, 33), (1, 1),
     ])
