@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import VignetteCodecs
+@testable import VignetteCodecs
 
 /// PDF pages rendered through poppler (libvips' pdfload) at the resolution the box needs, against
 /// poppler's own `pdftoppm` (poppler-utils) at the same resolution. The PDFs are made by cairo
@@ -35,6 +35,18 @@ struct PDFSourceTests {
         let png = try await ColourReference.run(
             "pdftoppm", ["-png", "-f", "\(page + 1)", "-l", "\(page + 1)", "-r", String(dpi), "-singlefile", url.path])
         return try ImageDecoder(limits: .unlimited).decode(png)
+    }
+
+    @Test("poppler is asked for where \"%PDF-\" starts within the first 1024 bytes, as PDF readers look for it, and only there")
+    func sniffing() throws {
+        let marker = Data("%PDF-1.7\n".utf8)
+        #expect(ModuleSniffer.module(for: marker) == "poppler")
+        #expect(ModuleSniffer.module(for: Data(repeating: 0x20, count: 1019) + marker) == "poppler")  // "%PDF-" ends at byte 1024
+        #expect(ModuleSniffer.module(for: Data(repeating: 0x20, count: 1020) + marker) == nil)  // its "-" is byte 1025
+        #expect(ModuleSniffer.module(for: Data("%PDF".utf8)) == nil)
+        #expect(ModuleSniffer.module(for: Data("%PD%PDF-".utf8)) == "poppler")
+        #expect(ModuleSniffer.module(for: Data()) == nil)
+        #expect(ModuleSniffer.module(for: try TestFiles.data(TestFiles.fixture("baseline.jpg"))) == nil)
     }
 
     @Test("each page at several boxes: the box's size, within dHash 2 of pdftoppm at the resolution that size is", .enabled(if: tools))
