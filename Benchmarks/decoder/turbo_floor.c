@@ -51,6 +51,10 @@ int main(int argc, char **argv) {
     }
     double seconds = atof(argv[2]);
     int box_width = atoi(argv[3]), box_height = atoi(argv[4]), denominator = atoi(argv[5]);
+    if (box_width < 1 || box_height < 1 || (denominator != 1 && denominator != 2 && denominator != 4 && denominator != 8)) {
+        fprintf(stderr, "turbo_floor: the box must be positive and the denominator 1, 2, 4 or 8\n");
+        return 2;
+    }
     FILE *f = fopen(argv[1], "rb");
     if (f == NULL) return 1;
     fseek(f, 0, SEEK_END);

@@ -71,7 +71,7 @@ struct PlanarJPEGTests {
         }
     }
 
-    @Test("Planes resized to their own size: the reducer gives them back, and unpadded planes skip it", arguments: [
+    @Test("Planes resized to their own size: the reducer gives their pictures back, and unpadded planes whole", arguments: [
         (33, 7, Int32(2)), (32, 8, 2), (1000, 1, 2), (33, 7, 0), (1, 1, 0), (17, 5, 3),  // TJSAMP_420, _444, _GRAY
     ])
     func planesAtTheirOwnSize(width: Int, height: Int, subsampling: Int32) throws {

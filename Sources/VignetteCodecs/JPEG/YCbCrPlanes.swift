@@ -102,15 +102,6 @@ struct YCbCrPlanes: Sendable {
         toWidth width: Int, height: Int, subsampling target: Int32, threads: Int,
         implementation: LanczosReducer.Implementation = .automatic
     ) throws(ImagingError) -> YCbCrPlanes {
-        // At 1:1 the reducer gives its input back (its kernel at whole-pixel offsets is one tap of
-        // 1): planes kept at their size and subsampling, with no padding past the picture that the
-        // reducer would fill by extending the edge, are the result as they are (a JPEG smaller
-        // than the thumbnail's box is written again at its own size).
-        if width == self.width, height == self.height, extent == (Double(width), Double(height)), isGrey || target == subsampling,
-            (0..<planeCount).allSatisfy({ planeSize($0) == pictureExtent($0) })
-        {
-            return self
-        }
         var output = YCbCrPlanes(width: width, height: height, subsampling: isGrey ? subsampling : target)
         let xScale = extent.width / Double(width), yScale = extent.height / Double(height)
         let outputFactors = (0..<planeCount).map { output.factors($0) }
