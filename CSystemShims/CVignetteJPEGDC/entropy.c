@@ -96,26 +96,35 @@ void vgn_dc_pad_plane(uint8_t *plane, int stride, int width, int height, int wid
         memcpy(plane + (size_t)y * (size_t)stride, plane + (size_t)(high - 1) * (size_t)stride, (size_t)width);
 }
 
-int vgn_dc_decode_scan(const uint8_t *in, size_t size, size_t pos, const vgn_dc_state *st, const vgn_dc_scan *scan,
-                       uint8_t *scratch, vgn_dc_interval_decoder decode, void *context) {
+int vgn_dc_decode_scan_to_marker(const uint8_t *in, size_t size, size_t pos, const vgn_dc_state *st, const vgn_dc_scan *scan,
+                                 uint8_t *scratch, vgn_dc_interval_decoder decode, void *context, int *marker, size_t *after) {
     int per_row;
     long total = vgn_dc_mcus_in_scan(st, scan, &per_row), done = 0;
     int next_restart = 0;
+    *marker = -1;
+    if (total <= 0) return -1;
     while (done < total) {
         long count = st->restart_interval && total - done > st->restart_interval ? st->restart_interval : total - done;
-        size_t length, after;
-        int marker;
-        if (vgn_dc_unstuff(in, size, pos, scratch, &length, &marker, &after) != 0) return -1;
+        size_t length;
+        if (vgn_dc_unstuff(in, size, pos, scratch, &length, marker, after) != 0) return -1;
         vgn_dc_reader r = {.data = scratch, .size = length, .pos = 0, .bits = 0, .count = 0};
         if (decode(context, &r, done, count, per_row) != 0) return -1;
         done += count;
         if (done < total) {
-            if (marker != 0xD0 + next_restart) return -1;
+            if (*marker != 0xD0 + next_restart) return -1;
             next_restart = (next_restart + 1) & 7;
-        } else if (marker != 0xD9) {
+        } else if (*marker >= 0xD0 && *marker <= 0xD7) {
             return -1;
         }
-        pos = after;
+        pos = *after;
     }
     return 0;
+}
+
+int vgn_dc_decode_scan(const uint8_t *in, size_t size, size_t pos, const vgn_dc_state *st, const vgn_dc_scan *scan,
+                       uint8_t *scratch, vgn_dc_interval_decoder decode, void *context) {
+    int marker;
+    size_t after;
+    if (vgn_dc_decode_scan_to_marker(in, size, pos, st, scan, scratch, decode, context, &marker, &after) != 0) return -1;
+    return marker == 0xD9 ? 0 : -1;
 }

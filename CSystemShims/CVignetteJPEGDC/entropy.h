@@ -33,6 +33,16 @@ void vgn_dc_build_huffman(const vgn_dc_huffman_spec *spec, vgn_dc_huffman *h);
 /// for the code that starts the `lookahead` bits v, 0 where the code is longer or none.
 void vgn_dc_build_lookup(const vgn_dc_huffman_spec *spec, int lookahead, uint16_t *single);
 
+/// The symbol whose code starts the `lookahead` bits `value` of a table from vgn_dc_build_lookup
+/// (bits past `bits` valid ones are zero): its code length in `*length`, or -1 when no code of at
+/// most `bits` bits matches.
+VGN_DC_INLINE int vgn_dc_symbol_at(const uint16_t *single, int lookahead, uint32_t value, int bits, int *length) {
+    uint16_t e = single[value & ((1u << lookahead) - 1)];
+    if (e == 0 || (e >> 8) > bits) return -1;
+    *length = e >> 8;
+    return e & 0xFF;
+}
+
 /// Bits of one unstuffed segment, most significant first; zero bits past its end.
 typedef struct {
     const uint8_t *data;
@@ -168,6 +178,11 @@ typedef int (*vgn_dc_interval_decoder)(void *context, vgn_dc_reader *r, long fir
 /// sequence, and EOI after the last. 0, or -1 when `decode` declines or a marker is not the one due.
 int vgn_dc_decode_scan(const uint8_t *in, size_t size, size_t pos, const vgn_dc_state *st, const vgn_dc_scan *scan,
                        uint8_t *scratch, vgn_dc_interval_decoder decode, void *context);
+
+/// The same for one scan of several: after the last interval any marker but RSTn may follow; its
+/// code goes to `*marker` and the offset after it to `*after`.
+int vgn_dc_decode_scan_to_marker(const uint8_t *in, size_t size, size_t pos, const vgn_dc_state *st, const vgn_dc_scan *scan,
+                                 uint8_t *scratch, vgn_dc_interval_decoder decode, void *context, int *marker, size_t *after);
 
 /// Repeats column `wide - 1` and row `high - 1` of a `width` x `height` plane into the rest of it.
 void vgn_dc_pad_plane(uint8_t *plane, int stride, int width, int height, int wide, int high);

@@ -74,4 +74,17 @@ int vgn_dc_blocks_high(const vgn_dc_state *st, int c);
 /// MCUs in `scan`: one block each for a single-component scan, else the interleaved MCU grid.
 long vgn_dc_mcus_in_scan(const vgn_dc_state *st, const vgn_dc_scan *scan, int *per_row);
 
+/// libjpeg's coef_bits: per component and coefficient, the last Al, -1 before any scan.
+typedef struct {
+    int bits[4][64];
+} vgn_dc_progression;
+
+/// The checks of start_pass_phuff_decoder for a progressive scan, and the progression's update:
+/// 0, or -1 where libjpeg-turbo stops (ERREXIT) or warns (JWRN_BOGUS_PROGRESSION) alike.
+int vgn_dc_check_progression(vgn_dc_progression *pr, const vgn_dc_scan *scan);
+
+/// The Huffman tables a progressive scan uses exist and are valid, and each component's
+/// quantisation table exists when its first scan latches it (`latched`: per component); 0 or -1.
+int vgn_dc_check_scan_tables(const vgn_dc_state *st, const vgn_dc_scan *scan, int *latched);
+
 #endif

@@ -16,13 +16,8 @@
 
 #include <string.h>
 
-/// libjpeg's coef_bits: per component and coefficient, the last Al, -1 before any scan.
-typedef struct {
-    int bits[4][64];
-} progression;
-
 /// The checks of start_pass_phuff_decoder: ERREXIT and WARNMS alike decline.
-static int check_progression(progression *pr, const vgn_dc_scan *scan) {
+int vgn_dc_check_progression(vgn_dc_progression *pr, const vgn_dc_scan *scan) {
     int dc = scan->ss == 0;
     if (dc ? scan->se != 0 : (scan->ss > scan->se || scan->se >= 64 || scan->count != 1)) return -1;
     if (scan->ah != 0 && scan->al != scan->ah - 1) return -1;
@@ -40,7 +35,7 @@ static int check_progression(progression *pr, const vgn_dc_scan *scan) {
 }
 
 /// The Huffman and quantisation tables the scan will use must exist and be valid.
-static int check_tables(const vgn_dc_state *st, const vgn_dc_scan *scan, int *latched) {
+int vgn_dc_check_scan_tables(const vgn_dc_state *st, const vgn_dc_scan *scan, int *latched) {
     for (int i = 0; i < scan->count; i++) {
         int c = scan->comp[i];
         if (scan->td[i] >= 4 || scan->ta[i] >= 4) return -1;
@@ -102,7 +97,7 @@ size_t vgn_jpeg_dc_progressive_stream(const uint8_t *in, size_t size, uint8_t *o
     if (in == NULL || out == NULL || size < 4 || capacity < size || in[0] != 0xFF || in[1] != 0xD8) return 0;
     vgn_dc_state st;
     memset(&st, 0, sizeof st);
-    progression pr;
+    vgn_dc_progression pr;
     memset(&pr, 0xFF, sizeof pr);   // every coef_bits entry -1
     int latched[4] = {0, 0, 0, 0};
     size_t pos = 2, o = 0;
@@ -123,7 +118,7 @@ size_t vgn_jpeg_dc_progressive_stream(const uint8_t *in, size_t size, uint8_t *o
             if (marker == 0xDB) zero_q01(out + at + 4, pos - header - 2);
             continue;
         }
-        if (check_progression(&pr, &scan) != 0 || check_tables(&st, &scan, latched) != 0) return 0;
+        if (vgn_dc_check_progression(&pr, &scan) != 0 || vgn_dc_check_scan_tables(&st, &scan, latched) != 0) return 0;
         long restarts = 0;
         size_t end = skip_entropy(in, size, pos, &restarts);
         if (end == 0) return 0;

@@ -9,6 +9,7 @@
 #include "vgn_jpeg_dc.h"
 #include "entropy.h"
 #include "idct_reduced.h"
+#include "scaled_output.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -59,18 +60,7 @@ typedef struct {
     uint8_t keep[KEEP_SIZE];
 } tables;
 
-/// jpeg_natural_order: zigzag index -> natural (row-major) position.
-static const uint8_t natural_order[64] = {
-    0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28,
-    35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
-};
 
-/// Whether the IDCT making `scale` x `scale` samples reads natural position `p`.
-static int needed(int p, int scale) {
-    int row = p / 8, column = p % 8;
-    if (scale == 4) return row != 4;
-    return (row < 2 || row % 2 == 1) && (column < 2 || column % 2 == 1);
-}
 
 /// How far symbol `symbol` moves the index: run + 1, 16 for ZRL, END_OF_BLOCK for EOB.
 static inline int advance_of(int symbol) {
@@ -79,22 +69,13 @@ static inline int advance_of(int symbol) {
     return run == 15 ? 16 : END_OF_BLOCK;
 }
 
-/// The symbol whose code starts the lookahead bits `value` (zero bits past `bits` valid ones): its
-/// code length in `*length`, -1 when no code of at most `bits` bits matches.
-static int symbol_at(const uint16_t *single, uint32_t value, int bits, int *length) {
-    uint16_t e = single[value & ((1u << AC_LOOKAHEAD) - 1)];
-    if (e == 0 || (e >> 8) > bits) return -1;
-    *length = e >> 8;
-    return e & 0xFF;
-}
-
 /// Fills `t->fast` from `spec` (canonical codes, figure C.2).
 static void build_ac_table(const vgn_dc_huffman_spec *spec, ac_table *t) {
     uint16_t single[1 << AC_LOOKAHEAD];
     vgn_dc_build_lookup(spec, AC_LOOKAHEAD, single);
     static const int value_bits[3] = {12, 8, 8}, value_shift[3] = {36, 48, 56}, to_shift[3] = {16, 22, 29};
     for (uint32_t e = 0; e < 1u << AC_LOOKAHEAD; e++) {
-        int length, symbol = symbol_at(single, e, AC_LOOKAHEAD, &length);
+        int length, symbol = vgn_dc_symbol_at(single, AC_LOOKAHEAD, e, AC_LOOKAHEAD, &length);
         if (symbol < 0) {
             t->fast[e] = PARTIAL_ENTRY;
             continue;
@@ -110,12 +91,12 @@ static void build_ac_table(const vgn_dc_huffman_spec *spec, ac_table *t) {
         int n = 0;
         while (n < 3) {
             if (n > 0) {
-                symbol = symbol_at(single, e << used, AC_LOOKAHEAD - used, &length);
+                symbol = vgn_dc_symbol_at(single, AC_LOOKAHEAD, e << used, AC_LOOKAHEAD - used, &length);
                 if (symbol < 0) break;
                 s = symbol & 15;
                 if (used + length + s > AC_LOOKAHEAD || s >= value_bits[n]) break;
             }
-            int advance = symbol & 15 ? (symbol >> 4) + 1 : (symbol >> 4) == 15 ? 16 : EOB_ADVANCE;
+            int advance = advance_of(symbol) == END_OF_BLOCK ? EOB_ADVANCE : advance_of(symbol);
             int value = s ? vgn_dc_extend((e >> (AC_LOOKAHEAD - used - length - s)) & ((1u << s) - 1), s) : 0;
             before_last = to;
             to += advance;
@@ -202,41 +183,8 @@ static inline __attribute__((always_inline)) int decode_block(vgn_dc_reader *r, 
     return any != 0;
 }
 
-/// Where a component's samples go.
-typedef struct {
-    uint8_t *plane;
-    int stride, width, height;   // plane
-    int wide, high;              // blocks written: those of the component that start inside the plane
-    int h, v;
-    uint16_t quant[64];          // natural order
-} output;
 
-/// Writes a block's `scale` x `scale` `samples` (rows `scale` apart) at block (bx, by) of `o`,
-/// cut at the plane's edges.
-static inline void put_samples(const output *o, const uint8_t *samples, int scale, int bx, int by) {
-    int x = bx * scale, y = by * scale;
-    uint8_t *at = o->plane + (size_t)y * (size_t)o->stride + (size_t)x;
-    size_t stride = (size_t)o->stride;
-    if (__builtin_expect(x + scale <= o->width && y + scale <= o->height, 1)) {
-        if (scale == 4) {
-            for (int j = 0; j < 4; j++) memcpy(at + (size_t)j * stride, samples + 4 * j, 4);
-        } else {
-            memcpy(at, samples, 2);
-            memcpy(at + stride, samples + 2, 2);
-        }
-        return;
-    }
-    for (int j = 0; j < scale && y + j < o->height; j++)
-        for (int i = 0; i < scale && x + i < o->width; i++) at[(size_t)j * stride + (size_t)i] = samples[j * scale + i];
-}
 
-/// A block with no AC coefficients: one value.
-static inline void put_dc_only(const output *o, int16_t dc, int scale, int bx, int by) {
-    uint8_t value = vgn_jpeg_idct_dc_only(dc, o->quant[0], scale);
-    uint8_t samples[16];
-    memset(samples, value, sizeof samples);
-    put_samples(o, samples, scale, bx, by);
-}
 
 /// Blocks wait for the IDCT in two banks of two (the AVX2 IDCT takes two blocks a call): a full
 /// bank's IDCT runs only once the other bank has filled, so that the coefficient stores of its
@@ -355,18 +303,6 @@ int vgn_jpeg_scaled_vectorised(void) {
 #endif
 }
 
-/// Whether libjpeg-turbo decodes every component at the luma's IDCT size. jdmaster.c scales a
-/// component whose sampling factors divide both maxima by 2 or more up through a larger IDCT;
-/// tjDecompressToYUVPlanes undoes that for the 4:2:0 it names (luma 2x2, chroma 1x1) only.
-static int one_idct_size(const vgn_dc_state *st) {
-    if (st->ncomp == 1) return 1;
-    int standard420 = st->comp[0].h == 2 && st->comp[0].v == 2 && st->comp[1].h == 1 && st->comp[1].v == 1
-                   && st->comp[2].h == 1 && st->comp[2].v == 1;
-    for (int c = 0; c < st->ncomp; c++)
-        if (st->hmax % (2 * st->comp[c].h) == 0 && st->vmax % (2 * st->comp[c].v) == 0 && !standard420) return 0;
-    return 1;
-}
-
 int vgn_jpeg_scaled_decode(
     const uint8_t *jpeg, size_t size, int scale, int plane_count, uint8_t *const planes[3], const int strides[3],
     const int widths[3], const int heights[3]) {
@@ -384,16 +320,9 @@ int vgn_jpeg_scaled_decode(
     if (pos == 0 || vgn_dc_check_sequential_scan(&st, &scan) != 0 || plane_count != st.ncomp || !one_idct_size(&st))
         return VGN_JPEG_DC_DECLINED;
     output out[3];
-    for (int c = 0; c < st.ncomp; c++) {
-        if (planes[c] == NULL || widths[c] < 1 || heights[c] < 1 || strides[c] < widths[c]) return VGN_JPEG_DC_DECLINED;
-        int wide = vgn_dc_blocks_wide(&st, c), high = vgn_dc_blocks_high(&st, c);
-        int inside_wide = (widths[c] + scale - 1) / scale, inside_high = (heights[c] + scale - 1) / scale;
-        out[c] = (output){
-            .plane = planes[c], .stride = strides[c], .width = widths[c], .height = heights[c],
-            .wide = wide < inside_wide ? wide : inside_wide, .high = high < inside_high ? high : inside_high,
-            .h = st.comp[c].h, .v = st.comp[c].v};
+    if (setup_outputs(&st, scale, planes, strides, widths, heights, out) != 0) return VGN_JPEG_DC_DECLINED;
+    for (int c = 0; c < st.ncomp; c++)
         for (int k = 0; k < 64; k++) out[c].quant[natural_order[k]] = st.quant[st.comp[c].tq][k];
-    }
     tables *t = malloc(sizeof *t);
     uint8_t *scratch = malloc(size - pos + 8);
     int status = VGN_JPEG_DC_NO_MEMORY;
@@ -423,11 +352,7 @@ int vgn_jpeg_scaled_decode(
 #endif
     if (vgn_dc_decode_scan(jpeg, size, pos, &st, &scan, scratch, decode, &context) != 0) goto done;
     flush_all(&context);
-    for (int c = 0; c < st.ncomp; c++) {
-        int wide = out[c].wide * scale, high = out[c].high * scale;
-        vgn_dc_pad_plane(out[c].plane, out[c].stride, out[c].width, out[c].height, wide < out[c].width ? wide : out[c].width,
-                         high < out[c].height ? high : out[c].height);
-    }
+    pad_outputs(out, st.ncomp, scale);
     status = VGN_JPEG_DC_OK;
 done:
     free(scratch);

@@ -49,16 +49,6 @@ static int ac_advance(int symbol) {
     return extra ? run + 1 : (run == 15 ? 16 : 64);
 }
 
-/// The symbol whose code starts the AC_LOOKAHEAD bits `value` (zero bits past `bits` valid ones):
-/// its code length in `*length`, or -1 when no code of at most `bits` bits matches. `single` holds
-/// (length << 8 | symbol) for every value, 0 for a code longer than the lookahead.
-static inline int symbol_at(const uint16_t *single, uint32_t value, int bits, int *length) {
-    uint16_t e = single[value & ((1u << AC_LOOKAHEAD) - 1)];
-    if (e == 0 || (e >> 8) > bits) return -1;
-    *length = e >> 8;
-    return e & 0xFF;
-}
-
 static void build_ac(const vgn_dc_huffman_spec *spec, ac_table *t) {
     vgn_dc_build_huffman(spec, &t->slow);
     // One symbol for each value of the lookahead first, then the runs of symbols.
@@ -66,7 +56,7 @@ static void build_ac(const vgn_dc_huffman_spec *spec, ac_table *t) {
     vgn_dc_build_lookup(spec, AC_LOOKAHEAD, single);
     for (uint32_t value = 0; value < (1u << AC_LOOKAHEAD); value++) {
         int length;
-        int symbol = symbol_at(single, value, AC_LOOKAHEAD, &length);
+        int symbol = vgn_dc_symbol_at(single, AC_LOOKAHEAD, value, AC_LOOKAHEAD, &length);
         if (symbol < 0) {
             t->skip[value] = 0;
             continue;
@@ -75,7 +65,7 @@ static void build_ac(const vgn_dc_huffman_spec *spec, ac_table *t) {
         int bits1 = bits, advance1 = advance, before_last = 0;
         // More symbols while the block is open and the next code lies within the lookahead.
         while (advance < 64 && bits < AC_LOOKAHEAD) {
-            symbol = symbol_at(single, value << bits, AC_LOOKAHEAD - bits, &length);
+            symbol = vgn_dc_symbol_at(single, AC_LOOKAHEAD, value << bits, AC_LOOKAHEAD - bits, &length);
             if (symbol < 0) break;
             before_last = advance;
             bits += length + (symbol & 15);

@@ -11,8 +11,8 @@
 //     without storing them (vgn_jpeg_dc_decode).
 // Both decline (return VGN_JPEG_DC_DECLINED) on anything unusual or damaged, so that the caller
 // hands the file to libjpeg-turbo and every broken file gets libjpeg-turbo's own verdict.
-// Nothing here allocates from a header's numbers: buffers are sized by the input's length or
-// given by the caller. All symbols are prefixed `vgn_`.
+// Nothing here allocates from a header's numbers alone: buffers are sized by the input's length
+// or given by the caller. All symbols are prefixed `vgn_`.
 #ifndef VGN_JPEG_DC_H
 #define VGN_JPEG_DC_H
 
@@ -69,6 +69,19 @@ int vgn_jpeg_dc_decode(
 /// vgn_jpeg_dc_decode declines, and sampling factors for which libjpeg-turbo would decode a
 /// component through a larger IDCT than the luma's (all but 4:2:0 as TurboJPEG names it).
 int vgn_jpeg_scaled_decode(
+    const uint8_t *jpeg, size_t size, int scale, int plane_count, uint8_t *const planes[3], const int strides[3],
+    const int widths[3], const int heights[3]);
+
+/// Decodes the progressive (SOF2) JPEG `jpeg` at 1/4 (`scale` 2) or 1/2 (`scale` 4) into `planes`
+/// as vgn_jpeg_scaled_decode does for sequential files: every scan decoded as libjpeg-turbo's
+/// jdphuff.c decodes it, only the coefficients the reduced IDCT reads kept (with a bit a
+/// coefficient saying which are nonzero, which the refinement scans need), then that IDCT.
+/// Declines what libjpeg-turbo would warn about or refuse, the sampling factors
+/// vgn_jpeg_scaled_decode declines, and files libjpeg-turbo would decode with block smoothing
+/// (some of coefficients 0..9 of a component not fully refined). Allocates a coefficient store of
+/// at most 8 x `size` blocks, and declines a frame with more blocks than that (it could not hold
+/// their DC scans).
+int vgn_jpeg_scaled_progressive_decode(
     const uint8_t *jpeg, size_t size, int scale, int plane_count, uint8_t *const planes[3], const int strides[3],
     const int widths[3], const int heights[3]);
 

@@ -18,8 +18,9 @@ extension JPEGDC {
         /// Not a JPEG TurboJPEG decodes to planes, or not compared (`compare`'s limits).
         case notCompared
         /// A progressive file libjpeg-turbo decoded with a warning about entropy-coded data that
-        /// the DC scans do not hold (damage inside an AC scan), which the DC path decoded: the
-        /// known, allowed difference (`JPEGDC`).
+        /// the DC scans do not hold (damage inside an AC scan), which the DC path decoded at 1/8:
+        /// the known, allowed difference (`JPEGDC`). At 1/4 and 1/2 every scan is read, and such
+        /// a file must be declined.
         case uncheckedACData(String)
         /// A difference; the text says which.
         case differs(String)
@@ -51,7 +52,7 @@ extension JPEGDC {
             reference = try TurboJPEG.decodePlanes(data, header: header, denominator: denominator)
         } catch {
             guard fast != nil else { return .declined }
-            if kind(of: data) == .progressive, entropyWarnings.contains(where: { error.message.contains($0) }) {
+            if denominator == 8, kind(of: data) == .progressive, entropyWarnings.contains(where: { error.message.contains($0) }) {
                 return .uncheckedACData(error.message)
             }
             return .differs("libjpeg-turbo failed (\(error.message)), the own path decoded at 1/\(denominator)")

@@ -5,7 +5,8 @@ import Foundation
 #endif
 internal import CVignetteJPEGDC
 
-/// Sequential Huffman JPEGs at 1/4 and 1/2 from Vignette's own decoder (`vgn_jpeg_scaled_decode`):
+/// Huffman JPEGs at 1/4 and 1/2 from Vignette's own decoders (`vgn_jpeg_scaled_decode` for
+/// sequential files, `vgn_jpeg_scaled_progressive_decode` for progressive ones):
 /// libjpeg-turbo's 1/4 and 1/2 decodes run its reduced IDCTs (`jpeg_idct_2x2`, `jpeg_idct_4x4`,
 /// which on x86-64 are its SSE2 versions), which read 25 and 56 of a block's 64 coefficients; this
 /// decoder decodes every AC symbol, keeps only those, and runs the same IDCT arithmetic, so its
@@ -18,6 +19,17 @@ extension JPEGDC {
         guard denominator == 4 || denominator == 2 else { return nil }
         return ownPlanes(data, header: header, denominator: denominator) { jpeg, count, planes, strides, widths, heights in
             vgn_jpeg_scaled_decode(jpeg.baseAddress, jpeg.count, Int32(8 / denominator), count, planes, strides, widths, heights)
+        }
+    }
+
+    /// The progressive decoder's planes at 1/`denominator` (4 or 2), or nil when it declined
+    /// (`vgn_jpeg_scaled_progressive_decode`: every scan decoded as libjpeg-turbo's jdphuff.c
+    /// decodes it, into a store of only the coefficients the reduced IDCT reads).
+    static func decodeScaledProgressive(_ data: Data, header: TurboJPEG.Header, denominator: Int) -> YCbCrPlanes? {
+        guard denominator == 4 || denominator == 2 else { return nil }
+        return ownPlanes(data, header: header, denominator: denominator) { jpeg, count, planes, strides, widths, heights in
+            vgn_jpeg_scaled_progressive_decode(
+                jpeg.baseAddress, jpeg.count, Int32(8 / denominator), count, planes, strides, widths, heights)
         }
     }
 

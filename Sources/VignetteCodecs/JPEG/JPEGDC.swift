@@ -25,8 +25,8 @@ internal import CVignetteJPEGDC
 ///
 /// At 1/4 and 1/2 a sequential Huffman file goes through Vignette's reduced-scale decoder
 /// (`JPEGDC+Scaled.swift`): every AC symbol decoded, only the coefficients libjpeg-turbo's reduced
-/// IDCT reads kept, and that IDCT run with libjpeg-turbo's integers; progressive files there are
-/// left to libjpeg-turbo.
+/// IDCT reads kept, and that IDCT run with libjpeg-turbo's integers; a progressive file through its
+/// progressive twin, which decodes every scan into a store of those coefficients.
 ///
 /// Called by the planar route only, after the decoding budget has accepted the header: the planes
 /// are the ones `TurboJPEG.decodePlanes` would allocate, and the C side allocates no more than the
@@ -65,13 +65,15 @@ package enum JPEGDC {
 
     /// `data` at 1/`denominator` (8, 4 or 2) as `TurboJPEG.decodePlanes(data, header: header,
     /// denominator: denominator)` decodes it, or nil when no own path takes it; progressive files
-    /// (at 1/8 only) when `progressive`.
+    /// at 1/8 (their DC scans) only when `progressive`; at 1/4 and 1/2 the own decoder reads every
+    /// scan, so it sees what libjpeg-turbo sees.
     static func decodePlanes(_ data: Data, header: TurboJPEG.Header, denominator: Int = 8, progressive: Bool = true) -> YCbCrPlanes? {
         guard header.isPlanar else { return nil }
         switch (kind(of: data), denominator) {
         case (.sequential, 8): return decodeSequential(data, header: header)
         case (.sequential, 4), (.sequential, 2): return decodeScaled(data, header: header, denominator: denominator)
         case (.progressive, 8): return progressive ? decodeProgressive(data, header: header) : nil
+        case (.progressive, 4), (.progressive, 2): return decodeScaledProgressive(data, header: header, denominator: denominator)
         default: return nil
         }
     }
