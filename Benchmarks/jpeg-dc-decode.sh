@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Vignette's own sequential decoders alone, in C, against libjpeg-turbo's decode at the same scale
-# (decoder/jpeg_dc_decode.c): the DC-only decoder at 1/8, the reduced-scale one at 1/4 and 1/2.
-# Builds it with clang -O2 (as SwiftPM builds the C target), checks the planes of every sequential
-# JPEG given (default: the benchmark photo) and times both decodes, alternating in rounds.
+# Vignette's own decoders alone, in C, against libjpeg-turbo's decode at the same scale
+# (decoder/jpeg_dc_decode.c): the DC-only decoder at 1/8, the reduced-scale ones at 1/4 and 1/2
+# (sequential and progressive files). Builds it with clang -O2 (as SwiftPM builds the C target),
+# checks the planes of every JPEG given that they take (default: the benchmark photo) and times
+# both decodes, alternating in rounds.
 #
 #   Benchmarks/jpeg-dc-decode.sh [FILE...]     ITERATIONS (200) decodes of each, CPU time;
 #                                              SCALES ("8 4 2") the denominators

@@ -1,6 +1,7 @@
-// Vignette's own sequential decoders alone (CSystemShims/CVignetteJPEGDC: vgn_jpeg_dc_decode at
-// 1/8, vgn_jpeg_scaled_decode at 1/4 and 1/2) against libjpeg-turbo's own decode at the same scale
-// (tjDecompressToYUVPlanes), for each sequential JPEG given and each scale in SCALES (denominators,
+// Vignette's own decoders alone (CSystemShims/CVignetteJPEGDC: vgn_jpeg_dc_decode at 1/8,
+// vgn_jpeg_scaled_decode at 1/4 and 1/2, and for progressive files vgn_jpeg_scaled_progressive_decode
+// at 1/4 and 1/2) against libjpeg-turbo's own decode at the same scale (tjDecompressToYUVPlanes),
+// for each JPEG given that one of them takes and each scale in SCALES (denominators,
 // default "8 4 2"): whether the two give the same planes (the samples of real blocks; the padding
 // past them is not compared), and, with ITERATIONS > 0, the CPU time of each decode
 // (CLOCK_PROCESS_CPUTIME_ID, mean over the iterations; the two decoders alternate in rounds of
@@ -48,6 +49,8 @@ static void real_size(int c, int width, int height, int subsampling, int *w, int
 /// Vignette's decode of `jpeg` at 1/`denominator`.
 static int own_decode(const unsigned char *jpeg, long size, int denominator, int planes, unsigned char **ours, const int *strides,
                       const int *widths, const int *heights) {
+    if (vgn_jpeg_dc_kind(jpeg, (size_t)size) == VGN_JPEG_DC_KIND_PROGRESSIVE)
+        return vgn_jpeg_scaled_progressive_decode(jpeg, (size_t)size, 8 / denominator, planes, ours, strides, widths, heights);
     if (denominator == 8) return vgn_jpeg_dc_decode(jpeg, (size_t)size, planes, ours, strides, widths, heights);
     return vgn_jpeg_scaled_decode(jpeg, (size_t)size, 8 / denominator, planes, ours, strides, widths, heights);
 }
@@ -65,7 +68,8 @@ int main(int argc, char **argv) {
         for (int a = 1; a < argc; a++) {
             long size = 0;
             unsigned char *jpeg = read_file(argv[a], &size);
-            if (jpeg == NULL || vgn_jpeg_dc_kind(jpeg, (size_t)size) != VGN_JPEG_DC_KIND_SEQUENTIAL) {
+            int kind = jpeg == NULL ? VGN_JPEG_DC_KIND_NONE : vgn_jpeg_dc_kind(jpeg, (size_t)size);
+            if (kind == VGN_JPEG_DC_KIND_NONE || (kind == VGN_JPEG_DC_KIND_PROGRESSIVE && denominator == 8)) {
                 free(jpeg);
                 continue;
             }

@@ -37,6 +37,8 @@ typedef struct {
     store *stores;               // per frame component
     const int8_t *slot;          // zigzag index -> slot in a block's coefficients, -1 when not kept
     int slots;
+    uint64_t kept_ac;            // zigzag indices of the AC coefficients kept
+    uint64_t band;               // zigzag indices Ss..Se
     const vgn_dc_huffman *dc;    // the four DC tables as the scan found them
     const vgn_dc_huffman *ac;    // the scan's AC table, for codes longer than the lookahead
     const uint16_t *ac_lookup;   // (length << 8 | symbol) for codes of at most AC_LOOKAHEAD bits
@@ -138,15 +140,66 @@ static inline __attribute__((always_inline)) int ac_first_block(void *context, v
 
 /// A correction bit for the nonzero coefficient at zigzag index `k`: its magnitude grows by 2^Al
 /// unless that bit is already set.
-static inline void correct(vgn_dc_reader *r, const scan_context *c, int16_t *coef, int k) {
-    if (!one_bit(r) || c->slot[k] < 0) return;
+static inline __attribute__((always_inline)) void correct(const scan_context *c, int16_t *coef, int k, int bit) {
+    if (!bit || c->slot[k] < 0) return;
     int16_t *at = &coef[c->slot[k]];
     int p1 = 1 << c->al;
     if ((*at & p1) == 0) *at = (int16_t)(*at >= 0 ? *at + p1 : *at - p1);
 }
 
-/// decode_mcu_AC_refine, one block.
-static inline __attribute__((always_inline)) int ac_refine_block(void *context, vgn_dc_reader *r, int i, int bx, int by) {
+#if defined(__x86_64__)
+__attribute__((target("bmi2"))) static inline uint64_t deposit_bmi2(uint64_t bits, uint64_t mask) {
+    return __builtin_ia32_pdep_di(bits, mask);
+}
+#endif
+
+/// The correction bits of the nonzero coefficients `passed` (bit k: zigzag index k), one each in
+/// zigzag order: taken at once, and only those of coefficients the IDCT reads looked at (where
+/// BMI2 runs, only those whose bit is 1: the bits deposited onto `passed` by pdep).
+static inline __attribute__((always_inline)) void corrections(vgn_dc_reader *r, const scan_context *c, int16_t *coef,
+                                                              uint64_t passed, int bmi2) {
+    int n = __builtin_popcountll(passed);
+    if (n == 0) return;
+    if (r->count < n) vgn_dc_refill(r);   // 56 bits or more
+    if (__builtin_expect(n > 56, 0)) {
+        for (; passed; passed &= passed - 1) correct(c, coef, __builtin_ctzll(passed), one_bit(r));
+        return;
+    }
+    uint64_t bits = r->bits;   // bit 63 - i: the ith coefficient passed
+    vgn_dc_drop(r, n);
+#if defined(__x86_64__)
+    if (bmi2) {
+        uint64_t ones = deposit_bmi2(__builtin_bitreverse64(bits), passed) & c->kept_ac;
+        for (; ones; ones &= ones - 1) correct(c, coef, __builtin_ctzll(ones), 1);
+        return;
+    }
+#endif
+    (void)bmi2;
+    for (uint64_t kept = passed & c->kept_ac; kept; kept &= kept - 1) {
+        int k = __builtin_ctzll(kept);
+        correct(c, coef, k, (int)(bits << __builtin_popcountll(passed & ((1ull << k) - 1)) >> 63));
+    }
+}
+
+#if defined(__x86_64__)
+__attribute__((target("bmi2"))) static inline uint64_t nth_bit_bmi2(uint64_t bits, int n) { return __builtin_ia32_pdep_di(1ull << n, bits); }
+#endif
+
+/// The (n + 1)th lowest set bit of `bits` alone, 0 when it has fewer: one pdep where BMI2 runs.
+static inline __attribute__((always_inline)) uint64_t nth_bit(uint64_t bits, int n, int bmi2) {
+#if defined(__x86_64__)
+    if (bmi2) return nth_bit_bmi2(bits, n);
+#endif
+    (void)bmi2;
+    for (int j = 0; j < n; j++) bits &= bits - 1;
+    return bits & -bits;
+}
+
+/// decode_mcu_AC_refine, one block. Its walk over the band (jdphuff.c goes coefficient by
+/// coefficient) is done on the block's nonzero bits: a symbol of run r stops at the (r + 1)th
+/// zero coefficient from the index, passing the nonzero ones before it.
+static inline __attribute__((always_inline)) int ac_refine_block_on(void *context, vgn_dc_reader *r, int i, int bx, int by,
+                                                                    int bmi2) {
     scan_context *c = context;
     store *s = &c->stores[c->scan->comp[0]];
     long b = block_index(c, i, bx, by);
@@ -171,12 +224,11 @@ static inline __attribute__((always_inline)) int ac_refine_block(void *context, 
                 }
                 break;
             }
-            // Past the nonzero coefficients (a correction bit each) and `run` zero ones.
-            do {
-                if (nonzero >> k & 1) correct(r, c, coef, k);
-                else if (--run < 0) break;
-                k++;
-            } while (k <= se);
+            uint64_t rest = c->band & ~0ull << k;   // k..Se
+            uint64_t zeros = nth_bit(rest & ~nonzero, run, bmi2);
+            int stop = zeros ? __builtin_ctzll(zeros) : se + 1;
+            corrections(r, c, coef, nonzero & rest & (stop > 63 ? ~0ull : (1ull << stop) - 1), bmi2);
+            k = stop;
             if (value) {
                 int z = k < 64 ? k : 63;
                 if (c->slot[z] >= 0) coef[c->slot[z]] = (int16_t)value;
@@ -185,18 +237,28 @@ static inline __attribute__((always_inline)) int ac_refine_block(void *context, 
         }
     }
     if (c->eobrun > 0) {
-        for (; k <= se; k++)
-            if (nonzero >> k & 1) correct(r, c, coef, k);
+        if (k <= se) corrections(r, c, coef, nonzero & c->band & ~0ull << k, bmi2);
         c->eobrun--;
     }
     s->nonzero[b] = nonzero;
     return 0;
 }
 
+static inline __attribute__((always_inline)) int ac_refine_block(void *context, vgn_dc_reader *r, int i, int bx, int by) {
+    return ac_refine_block_on(context, r, i, bx, by, 0);
+}
+
+#if defined(__x86_64__)
+__attribute__((target("bmi2"))) static inline __attribute__((always_inline)) int ac_refine_block_bmi2(
+    void *context, vgn_dc_reader *r, int i, int bx, int by) {
+    return ac_refine_block_on(context, r, i, bx, by, 1);
+}
+#endif
+
 /// Each restart interval starts with the DC predictions and the EOB run at zero
 /// (start_pass_phuff_decoder, process_restart).
-#define INTERVAL_DECODER(name, block)                                                                         \
-    static int name(void *context, vgn_dc_reader *r, long first, long count, int per_row) {                  \
+#define INTERVAL_DECODER(name, block, attributes)                                                             \
+    attributes static int name(void *context, vgn_dc_reader *r, long first, long count, int per_row) {       \
         scan_context *c = context;                                                                            \
         memset(c->pred, 0, sizeof c->pred);                                                                   \
         c->eobrun = 0;                                                                                        \
@@ -206,10 +268,19 @@ static inline __attribute__((always_inline)) int ac_refine_block(void *context, 
         return status;                                                                                        \
     }
 
-INTERVAL_DECODER(dc_first_interval, dc_first_block)
-INTERVAL_DECODER(dc_refine_interval, dc_refine_block)
-INTERVAL_DECODER(ac_first_interval, ac_first_block)
-INTERVAL_DECODER(ac_refine_interval, ac_refine_block)
+INTERVAL_DECODER(dc_first_interval, dc_first_block, )
+INTERVAL_DECODER(dc_refine_interval, dc_refine_block, )
+INTERVAL_DECODER(ac_first_interval, ac_first_block, )
+INTERVAL_DECODER(ac_refine_interval, ac_refine_block, )
+#if defined(__x86_64__)
+// The same compiled for BMI2 (chosen at run time, as in scaled.c): its shifts by a register, and
+// pdep for the refinement's walk.
+#define BMI2 __attribute__((target("avx2,bmi2")))
+INTERVAL_DECODER(dc_first_interval_bmi2, dc_first_block, BMI2)
+INTERVAL_DECODER(dc_refine_interval_bmi2, dc_refine_block, BMI2)
+INTERVAL_DECODER(ac_first_interval_bmi2, ac_first_block, BMI2)
+INTERVAL_DECODER(ac_refine_interval_bmi2, ac_refine_block_bmi2, BMI2)
+#endif
 
 /// The whole file's decoding state.
 typedef struct {
@@ -219,6 +290,7 @@ typedef struct {
     uint8_t position[64];   // slot -> natural position
     int slots;
     uint64_t kept_ac;       // zigzag indices of the AC coefficients the IDCT reads
+    int bmi2;               // the decoders compiled for BMI2 run (vgn_jpeg_scaled_vectorised)
     store stores[3];
     void *memory;
 } decoder;
@@ -253,21 +325,25 @@ static int decode_scan(decoder *d, const vgn_dc_state *st, const vgn_dc_scan *sc
                        size_t pos, uint8_t *scratch, int *marker, size_t *after) {
     scan_context c = {
         .scan = scan, .stores = d->stores, .slot = d->slot, .slots = d->slots, .dc = d->dc, .ac = &d->ac,
-        .ac_lookup = d->ac_lookup, .ss = scan->ss, .se = scan->se, .al = scan->al};
+        .ac_lookup = d->ac_lookup, .ss = scan->ss, .se = scan->se, .al = scan->al, .kept_ac = d->kept_ac,
+        .band = (scan->se == 63 ? ~0ull : (2ull << scan->se) - 1) & ~0ull << scan->ss};
     for (int i = 0; i < scan->count; i++) {
         c.h[i] = st->comp[scan->comp[i]].h;
         c.v[i] = st->comp[scan->comp[i]].v;
     }
-    vgn_dc_interval_decoder decode;
-    if (scan->ss == 0) {
-        if (scan->ah == 0)
-            for (int i = 0; i < scan->count; i++) vgn_dc_build_huffman(&st->dc[scan->td[i]], &d->dc[scan->td[i]]);
-        decode = scan->ah == 0 ? dc_first_interval : dc_refine_interval;
-    } else {
+    static const vgn_dc_interval_decoder decoders[2][4] = {
+        {dc_first_interval, dc_refine_interval, ac_first_interval, ac_refine_interval},
+#if defined(__x86_64__)
+        {dc_first_interval_bmi2, dc_refine_interval_bmi2, ac_first_interval_bmi2, ac_refine_interval_bmi2},
+#endif
+    };
+    if (scan->ss == 0 && scan->ah == 0)
+        for (int i = 0; i < scan->count; i++) vgn_dc_build_huffman(&st->dc[scan->td[i]], &d->dc[scan->td[i]]);
+    if (scan->ss != 0) {
         vgn_dc_build_huffman(&st->ac[scan->ta[0]], &d->ac);
         vgn_dc_build_lookup(&st->ac[scan->ta[0]], AC_LOOKAHEAD, d->ac_lookup);
-        decode = scan->ah == 0 ? ac_first_interval : ac_refine_interval;
     }
+    vgn_dc_interval_decoder decode = decoders[d->bmi2][(scan->ss != 0) * 2 + (scan->ah != 0)];
     return vgn_dc_decode_scan_to_marker(in, size, pos, st, scan, scratch, decode, &c, marker, after);
 }
 
@@ -330,6 +406,7 @@ int vgn_jpeg_scaled_progressive_decode(
     int status = VGN_JPEG_DC_NO_MEMORY;
     if (d == NULL || scratch == NULL) goto done;
     status = VGN_JPEG_DC_DECLINED;
+    d->bmi2 = vgn_jpeg_scaled_vectorised();
     for (int k = 0; k < 64; k++) {
         d->slot[k] = -1;
         if (needed(natural_order[k], scale)) {
