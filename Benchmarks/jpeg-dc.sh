@@ -5,7 +5,7 @@
 # Pillow-SIMD (Benchmarks/.venv-simd) when it is there. Also the reduced-scale decoder (issue 34):
 # the 720x588 box (1/2) and a 512-px box (1/4) with VIGNETTE_JPEG_OWN_SCALED=1 and =0, beside
 # Pillow-SIMD and libjpeg-turbo's own share of the same thumbnail (decoder/turbo_floor.c: the scaled
-# decode to planes and the encode, the floor the peers share). Then the three boxes at 2 workers
+# decode to planes and the encode, the floor the peers share), for the photo and its progressive twin. Then the three boxes at 2 workers
 # (two such processes at once, their rates added), and the corpus' JPEGs as a batch, files to
 # files, at 1 and 2 workers (`vignette thumbnail --jobs N` against peers/throughput.py's process
 # pool). Prints a Markdown section on stdout.
@@ -56,17 +56,21 @@ for round in $(seq 1 "$rounds"); do
     if [[ $cases == *" scaled "* ]]; then
         for box in "720 588 1/2" "512 512 1/4"; do
             read -r width height scale <<< "$box"
-            for own in 1 0; do
-                echo "jpeg-dc: round $round, ${width}x$height, reduced-scale decoder $own" >&2
-                timed env VIGNETTE_THREADS=1 VIGNETTE_JPEG_OWN_SCALED=$own "$bench" jpeg-task --input "$input" \
-                    --seconds "$seconds" --width "$width" --height "$height" --output "$out/scaled-$width-$own.jpg" \
-                    --tool "vignette ${width}x$height ($scale), reduced-scale decoder $([[ $own = 1 ]] && echo on || echo off)"
+            for source in baseline progressive; do
+                file="$input" suffix="" name="$width"
+                [[ $source = progressive ]] && file="$twin" suffix=", progressive" name="$width-progressive"
+                for own in 1 0; do
+                    echo "jpeg-dc: round $round, ${width}x$height$suffix, reduced-scale decoder $own" >&2
+                    timed env VIGNETTE_THREADS=1 VIGNETTE_JPEG_OWN_SCALED=$own "$bench" jpeg-task --input "$file" \
+                        --seconds "$seconds" --width "$width" --height "$height" --output "$out/scaled-$name-$own.jpg" \
+                        --tool "vignette ${width}x$height ($scale)$suffix, reduced-scale decoder $([[ $own = 1 ]] && echo on || echo off)"
+                done
+                if [[ -x "$simd" ]]; then
+                    timed "$simd" "$here/peers/pillow_jpeg.py" --tool "Pillow-SIMD ${width}x$height$suffix" --input "$file" \
+                        --seconds "$seconds" --width "$width" --height "$height"
+                fi
+                timed "$floor" "$file" "$seconds" "$width" "$height" "${scale#1/}" "libjpeg-turbo floor ${width}x$height ($scale)$suffix"
             done
-            if [[ -x "$simd" ]]; then
-                timed "$simd" "$here/peers/pillow_jpeg.py" --tool "Pillow-SIMD ${width}x$height" --input "$input" \
-                    --seconds "$seconds" --width "$width" --height "$height"
-            fi
-            timed "$floor" "$input" "$seconds" "$width" "$height" "${scale#1/}" "libjpeg-turbo floor ${width}x$height ($scale)"
         done
     fi
     [[ $cases == *" 256 "* ]] || continue
@@ -176,7 +180,8 @@ scaled_same=""
 if [[ $cases == *" scaled "* ]]; then
     scaled_same="differ"
     cmp -s "$out/scaled-720-1.jpg" "$out/scaled-720-0.jpg" && cmp -s "$out/scaled-512-1.jpg" "$out/scaled-512-0.jpg" \
-        && scaled_same="are byte-identical"
+        && cmp -s "$out/scaled-720-progressive-1.jpg" "$out/scaled-720-progressive-0.jpg" \
+        && cmp -s "$out/scaled-512-progressive-1.jpg" "$out/scaled-512-progressive-0.jpg" && scaled_same="are byte-identical"
 fi
 python3 - "$results" "$seconds" "$rounds" "$same" "$pairs" "$batches" "$scaled_same" <<'PY'
 import json, os, statistics, sys
@@ -206,18 +211,20 @@ print()
 if same:
     print(f"The 256-px thumbnails of the photo and of its progressive twin, DC paths on and off, {same}.")
 if scaled_same:
-    print(f"The 720x588 and 512x512 thumbnails with the reduced-scale decoder on and off {scaled_same}.")
+    print(f"The 720x588 and 512x512 thumbnails of the photo and of its twin with the reduced-scale decoders on and off {scaled_same}.")
     # Each box's time per image against libjpeg-turbo's own share of it, per CPU-second.
     rates = {}
     for line in open(path):
         row = json.loads(line)
         rates.setdefault(row["tool"], []).append(row["ops"] / row["cpu_seconds"] if row["cpu_seconds"] else 0)
     for box, scale in (("720x588", "1/2"), ("512x512", "1/4")):
-        own = rates.get(f"vignette {box} ({scale}), reduced-scale decoder on")
-        floor = rates.get(f"libjpeg-turbo floor {box} ({scale})")
-        if own and floor:
-            print(f"At {box} Vignette's CPU time per image is {statistics.median(floor) / statistics.median(own):.2f}x "
-                  "libjpeg-turbo's own decode at the scale plus encode (medians of ops per CPU-second).")
+        for suffix in ("", ", progressive"):
+            own = rates.get(f"vignette {box} ({scale}){suffix}, reduced-scale decoder on")
+            floor = rates.get(f"libjpeg-turbo floor {box} ({scale}){suffix}")
+            if own and floor:
+                print(f"At {box}{suffix.replace(',', ' (the twin)')} Vignette's CPU time per image is "
+                      f"{statistics.median(floor) / statistics.median(own):.2f}x "
+                      "libjpeg-turbo's own decode at the scale plus encode (medians of ops per CPU-second).")
 if os.path.exists(pairs):
     print()
     print("Two workers: two copies of a case at once, each one thread; a round's ops/s is the two added,")

@@ -41,7 +41,7 @@ typedef struct {
     uint64_t band;               // zigzag indices Ss..Se
     const vgn_dc_huffman *dc;    // the four DC tables as the scan found them
     const vgn_dc_huffman *ac;    // the scan's AC table, for codes longer than the lookahead
-    const uint16_t *ac_lookup;   // (length << 8 | symbol) for codes of at most AC_LOOKAHEAD bits
+    const uint32_t *ac_entries;  // the scan's symbols by their first AC_LOOKAHEAD bits (see ENTRY_*)
     int h[3], v[3];
     int32_t pred[3];             // libjpeg's last_dc_val
     unsigned eobrun;
@@ -55,21 +55,85 @@ static inline long block_index(const scan_context *c, int i, int bx, int by) {
     return bx < s->wide && by < s->high ? (long)by * s->wide + bx : -1;
 }
 
-static inline int ac_symbol(vgn_dc_reader *r, const scan_context *c) {
-    uint16_t e = c->ac_lookup[vgn_dc_peek(r, AC_LOOKAHEAD)];
-    if (__builtin_expect(e != 0, 1)) {
-        vgn_dc_drop(r, e >> 8);
-        return e & 0xFF;
-    }
-    return vgn_dc_decode_slow(r, c->ac, AC_LOOKAHEAD + 1);
-}
-
 /// One bit, the reader topped up when it runs low.
 static inline int one_bit(vgn_dc_reader *r) {
     if (__builtin_expect(r->count < 8, 0)) vgn_dc_refill(r);
     int bit = (int)(r->bits >> 63);
     vgn_dc_drop(r, 1);
     return bit;
+}
+
+/// AC table entries, one for each value of the first AC_LOOKAHEAD bits: bits 0-4 how many bits
+/// the symbol takes with its extra bits (0: the code is longer, libjpeg's walk decodes it), 5-8
+/// its run, 9-10 its kind, 16-31 its value: the coefficient's (in a first scan the extended value,
+/// in a refinement 1 or -1) or the EOB run's length (2^r and the r bits).
+#define ENTRY_VALUE 0
+#define ENTRY_ZRL 1
+#define ENTRY_EOB 2
+/// The extra bits pass the lookahead (or, in a refinement, the size is not 1): the bits hold the
+/// code alone, and bits 16-23 the symbol.
+#define ENTRY_PARTIAL 3
+
+/// Fills `entries` for the AC table `spec` of a first scan or a refinement (`refine`).
+static void build_entries(const vgn_dc_huffman_spec *spec, int refine, uint32_t *entries) {
+    uint16_t single[1 << AC_LOOKAHEAD];
+    vgn_dc_build_lookup(spec, AC_LOOKAHEAD, single);
+    for (uint32_t v = 0; v < 1u << AC_LOOKAHEAD; v++) {
+        int length, symbol = vgn_dc_symbol_at(single, AC_LOOKAHEAD, v, AC_LOOKAHEAD, &length);
+        if (symbol < 0) {
+            entries[v] = 0;
+            continue;
+        }
+        int run = symbol >> 4, size = symbol & 15;
+        int extra = size ? (refine ? 1 : size) : run == 15 ? 0 : run;
+        int kind = size ? ENTRY_VALUE : run == 15 ? ENTRY_ZRL : ENTRY_EOB;
+        if (length + extra > AC_LOOKAHEAD || (refine && size > 1)) {
+            entries[v] = (uint32_t)length | ENTRY_PARTIAL << 9 | (uint32_t)symbol << 16;
+            continue;
+        }
+        uint32_t bits = extra ? (v >> (AC_LOOKAHEAD - length - extra)) & ((1u << extra) - 1) : 0;
+        int value = kind == ENTRY_EOB ? (1 << run) + (int)bits : kind == ENTRY_ZRL ? 0 : refine ? (bits ? 1 : -1) : vgn_dc_extend(bits, size);
+        entries[v] = (uint32_t)(length + extra) | (uint32_t)run << 5 | (uint32_t)kind << 9 | (uint32_t)value << 16;
+    }
+}
+
+/// The next AC symbol with its extra bits: its kind (ENTRY_VALUE, ENTRY_ZRL, ENTRY_EOB), run and
+/// value, or -1 for a bad code or, in a refinement, a size other than 1 (JWRN_HUFF_BAD_CODE).
+static inline __attribute__((always_inline)) int next_symbol(vgn_dc_reader *r, const scan_context *c, int refine, int *run,
+                                                             int *value) {
+    vgn_dc_refill(r);
+    uint32_t e = c->ac_entries[vgn_dc_peek(r, AC_LOOKAHEAD)];
+    int symbol;
+    if (__builtin_expect((e & 31) != 0, 1)) {
+        vgn_dc_drop(r, (int)(e & 31));
+        *run = (int)(e >> 5 & 15);
+        *value = (int32_t)e >> 16;
+        int kind = (int)(e >> 9 & 3);
+        if (__builtin_expect(kind != ENTRY_PARTIAL, 1)) return kind;
+        symbol = (int)(e >> 16 & 0xFF);
+    } else {
+        symbol = vgn_dc_decode_slow(r, c->ac, AC_LOOKAHEAD + 1);
+        if (symbol < 0) return -1;
+    }
+    int size = symbol & 15;
+    *run = symbol >> 4;
+    if (size) {
+        if (refine) {
+            if (size != 1) return -1;
+            *value = one_bit(r) ? 1 : -1;
+        } else {
+            *value = vgn_dc_extend(vgn_dc_peek(r, size), size);
+            vgn_dc_drop(r, size);
+        }
+        return ENTRY_VALUE;
+    }
+    if (*run == 15) return ENTRY_ZRL;
+    *value = 1 << *run;
+    if (*run) {
+        *value += (int)vgn_dc_peek(r, *run);
+        vgn_dc_drop(r, *run);
+    }
+    return ENTRY_EOB;
 }
 
 /// decode_mcu_DC_first, one block.
@@ -110,28 +174,20 @@ static inline __attribute__((always_inline)) int ac_first_block(void *context, v
     int16_t *coef = s->coef + b * c->slots;
     uint64_t nonzero = s->nonzero[b];
     for (int k = c->ss; k <= c->se; k++) {
-        vgn_dc_refill(r);
-        int symbol = ac_symbol(r, c);
-        if (symbol < 0) return -1;
-        int run = symbol >> 4, size = symbol & 15;
-        if (size) {
+        int run, value, kind = next_symbol(r, c, 0, &run, &value);
+        if (kind == ENTRY_VALUE) {
             k += run;
-            int value = vgn_dc_extend(vgn_dc_peek(r, size), size);
-            vgn_dc_drop(r, size);
             int16_t stored = (int16_t)(uint16_t)((uint32_t)value << c->al);
             int z = k < 64 ? k : 63;   // libjpeg's extra natural_order entries
             if (c->slot[z] >= 0) coef[c->slot[z]] = stored;
             nonzero = stored ? nonzero | 1ull << z : nonzero & ~(1ull << z);
-        } else if (run == 15) {
+        } else if (kind == ENTRY_ZRL) {
             k += 15;
-        } else {
-            unsigned length = 1u << run;
-            if (run) {
-                length += vgn_dc_peek(r, run);
-                vgn_dc_drop(r, run);
-            }
-            c->eobrun = length - 1;
+        } else if (kind == ENTRY_EOB) {
+            c->eobrun = (unsigned)value - 1;
             break;
+        } else {
+            return -1;
         }
     }
     s->nonzero[b] = nonzero;
@@ -209,21 +265,13 @@ static inline __attribute__((always_inline)) int ac_refine_block_on(void *contex
     int k = c->ss, se = c->se;
     if (c->eobrun == 0) {
         for (; k <= se; k++) {
-            vgn_dc_refill(r);
-            int symbol = ac_symbol(r, c);
-            if (symbol < 0) return -1;
-            int run = symbol >> 4, size = symbol & 15, value = 0;
-            if (size) {
-                if (size != 1) return -1;   // JWRN_HUFF_BAD_CODE
-                value = one_bit(r) ? 1 << c->al : -(1 << c->al);
-            } else if (run != 15) {
-                c->eobrun = 1u << run;
-                if (run) {
-                    c->eobrun += vgn_dc_peek(r, run);
-                    vgn_dc_drop(r, run);
-                }
+            int run, value, kind = next_symbol(r, c, 1, &run, &value);
+            if (kind < 0) return -1;
+            if (kind == ENTRY_EOB) {
+                c->eobrun = (unsigned)value;
                 break;
             }
+            value = kind == ENTRY_VALUE ? value * (1 << c->al) : 0;
             uint64_t rest = c->band & ~0ull << k;   // k..Se
             uint64_t zeros = nth_bit(rest & ~nonzero, run, bmi2);
             int stop = zeros ? __builtin_ctzll(zeros) : se + 1;
@@ -285,7 +333,7 @@ INTERVAL_DECODER(ac_refine_interval_bmi2, ac_refine_block_bmi2, BMI2)
 /// The whole file's decoding state.
 typedef struct {
     vgn_dc_huffman dc[4], ac;
-    uint16_t ac_lookup[1 << AC_LOOKAHEAD];
+    uint32_t ac_entries[1 << AC_LOOKAHEAD];
     int8_t slot[64];
     uint8_t position[64];   // slot -> natural position
     int slots;
@@ -325,7 +373,7 @@ static int decode_scan(decoder *d, const vgn_dc_state *st, const vgn_dc_scan *sc
                        size_t pos, uint8_t *scratch, int *marker, size_t *after) {
     scan_context c = {
         .scan = scan, .stores = d->stores, .slot = d->slot, .slots = d->slots, .dc = d->dc, .ac = &d->ac,
-        .ac_lookup = d->ac_lookup, .ss = scan->ss, .se = scan->se, .al = scan->al, .kept_ac = d->kept_ac,
+        .ac_entries = d->ac_entries, .ss = scan->ss, .se = scan->se, .al = scan->al, .kept_ac = d->kept_ac,
         .band = (scan->se == 63 ? ~0ull : (2ull << scan->se) - 1) & ~0ull << scan->ss};
     for (int i = 0; i < scan->count; i++) {
         c.h[i] = st->comp[scan->comp[i]].h;
@@ -341,7 +389,7 @@ static int decode_scan(decoder *d, const vgn_dc_state *st, const vgn_dc_scan *sc
         for (int i = 0; i < scan->count; i++) vgn_dc_build_huffman(&st->dc[scan->td[i]], &d->dc[scan->td[i]]);
     if (scan->ss != 0) {
         vgn_dc_build_huffman(&st->ac[scan->ta[0]], &d->ac);
-        vgn_dc_build_lookup(&st->ac[scan->ta[0]], AC_LOOKAHEAD, d->ac_lookup);
+        build_entries(&st->ac[scan->ta[0]], scan->ah != 0, d->ac_entries);
     }
     vgn_dc_interval_decoder decode = decoders[d->bmi2][(scan->ss != 0) * 2 + (scan->ah != 0)];
     return vgn_dc_decode_scan_to_marker(in, size, pos, st, scan, scratch, decode, &c, marker, after);
