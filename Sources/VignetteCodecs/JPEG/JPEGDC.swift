@@ -44,10 +44,11 @@ package enum JPEGDC {
         return String(cString: value) != "0"
     }()
 
-    /// Whether the thumbnail route takes the reduced-scale decoder (1/4 and 1/2) by default: where
-    /// it runs vectorised (`vgn_jpeg_scaled_vectorised`: x86-64 with AVX2 and BMI2), where it is
-    /// faster than libjpeg-turbo's own reduced decode; `VIGNETTE_JPEG_OWN_SCALED=0` turns it off
-    /// and `=1` on (its scalar code is slower than libjpeg-turbo at 1/2); read once.
+    /// Whether the thumbnail route takes the reduced-scale decoders (1/4 and 1/2; sequential and
+    /// progressive files) by default: where they run vectorised (`vgn_jpeg_scaled_vectorised`:
+    /// x86-64 with AVX2 and BMI2), where they are faster than libjpeg-turbo's own reduced decode;
+    /// `VIGNETTE_JPEG_OWN_SCALED=0` turns them off and `=1` on (the sequential one's scalar code is
+    /// slower than libjpeg-turbo at 1/2); read once.
     static let scaledIsEnabledByEnvironment: Bool = {
         guard let value = getenv("VIGNETTE_JPEG_OWN_SCALED") else { return vgn_jpeg_scaled_vectorised() == 1 }
         return String(cString: value) != "0"

@@ -84,7 +84,7 @@ extension Thumbnailer {
         if cancellation?.isCancelled == true { throw ImagingError(.cancelled, "cancelled before decoding") }
         // At 1/8, from each block's DC alone where `JPEGDC` takes the file (a progressive one only
         // below `FailOn.warning`: see `JPEGDC`), at 1/4 and 1/2 from Vignette's reduced-scale
-        // decoder (sequential files) when `jpegOwnScaled`; libjpeg-turbo otherwise.
+        // decoders (sequential and progressive files) when `jpegOwnScaled`; libjpeg-turbo otherwise.
         let fast = denominator > 1 && jpegFastDC && (denominator == 8 || jpegOwnScaled)
             ? JPEGDC.decodePlanes(data, header: jpeg, denominator: denominator, progressive: limits.failOn != .warning) : nil
         guard let decoded = fast ?? (try? TurboJPEG.decodePlanes(data, header: jpeg, denominator: denominator)) else { return nil }
