@@ -222,7 +222,7 @@ if scaled_same:
             own = rates.get(f"vignette {box} ({scale}){suffix}, reduced-scale decoder on")
             floor = rates.get(f"libjpeg-turbo floor {box} ({scale}){suffix}")
             if own and floor:
-                print(f"At {box}{suffix.replace(',', ' (the twin)')} Vignette's CPU time per image is "
+                print(f"At {box}{', the progressive twin,' if suffix else ''} Vignette's CPU time per image is "
                       f"{statistics.median(floor) / statistics.median(own):.2f}x "
                       "libjpeg-turbo's own decode at the scale plus encode (medians of ops per CPU-second).")
 if os.path.exists(pairs):
