@@ -306,13 +306,7 @@ int vgn_jpeg_scaled_vectorised(void) {
 int vgn_jpeg_scaled_decode(
     const uint8_t *jpeg, size_t size, int scale, int plane_count, uint8_t *const planes[3], const int strides[3],
     const int widths[3], const int heights[3]) {
-#if !defined(__x86_64__)
-    // The IDCT here is the twin of libjpeg-turbo's x86-64 SSE2 code; other CPUs run other code.
-    (void)jpeg, (void)size, (void)scale, (void)plane_count, (void)planes, (void)strides, (void)widths, (void)heights;
-    return VGN_JPEG_DC_DECLINED;
-#endif
-    if (jpeg == NULL || planes == NULL || strides == NULL || widths == NULL || heights == NULL || (scale != 2 && scale != 4))
-        return VGN_JPEG_DC_DECLINED;
+    if (!scaled_call_usable(jpeg, scale, planes, strides, widths, heights)) return VGN_JPEG_DC_DECLINED;
     vgn_dc_state st;
     memset(&st, 0, sizeof st);
     vgn_dc_scan scan;

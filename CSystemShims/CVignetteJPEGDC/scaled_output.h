@@ -35,6 +35,19 @@ typedef struct {
     uint16_t quant[64];          // natural order
 } output;
 
+/// Whether a reduced-scale decoder can take a call at all: on x86-64 only (its IDCT is the twin of
+/// libjpeg-turbo's x86-64 SSE2 code; other CPUs run other code), with every array given and
+/// `scale` 2 or 4.
+static inline int scaled_call_usable(const uint8_t *jpeg, int scale, uint8_t *const planes[3], const int strides[3],
+                                     const int widths[3], const int heights[3]) {
+#if defined(__x86_64__)
+    return jpeg != NULL && planes != NULL && strides != NULL && widths != NULL && heights != NULL && (scale == 2 || scale == 4);
+#else
+    (void)jpeg, (void)scale, (void)planes, (void)strides, (void)widths, (void)heights;
+    return 0;
+#endif
+}
+
 /// Fills `out` (one per component) from the caller's planes at `scale` (2 or 4); the quantisers
 /// are left to the caller. -1 when a plane is missing or smaller than its width.
 static inline int setup_outputs(const vgn_dc_state *st, int scale, uint8_t *const planes[3], const int strides[3],

@@ -441,13 +441,7 @@ static void write_component(const decoder *d, int c, const output *o, int scale,
 int vgn_jpeg_scaled_progressive_decode(
     const uint8_t *jpeg, size_t size, int scale, int plane_count, uint8_t *const planes[3], const int strides[3],
     const int widths[3], const int heights[3]) {
-#if !defined(__x86_64__)
-    // The IDCT is the twin of libjpeg-turbo's x86-64 SSE2 code; other CPUs run other code.
-    (void)jpeg, (void)size, (void)scale, (void)plane_count, (void)planes, (void)strides, (void)widths, (void)heights;
-    return VGN_JPEG_DC_DECLINED;
-#endif
-    if (jpeg == NULL || planes == NULL || strides == NULL || widths == NULL || heights == NULL || (scale != 2 && scale != 4)
-        || size < 4 || jpeg[0] != 0xFF || jpeg[1] != 0xD8)
+    if (!scaled_call_usable(jpeg, scale, planes, strides, widths, heights) || size < 4 || jpeg[0] != 0xFF || jpeg[1] != 0xD8)
         return VGN_JPEG_DC_DECLINED;
     decoder *d = calloc(1, sizeof *d);
     uint8_t *scratch = malloc(size + 8);
