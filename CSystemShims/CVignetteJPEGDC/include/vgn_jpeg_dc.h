@@ -1,5 +1,6 @@
 // CVignetteJPEGDC: JPEG thumbnails at 1/8 scale from each block's DC coefficient only, and at
-// 1/4 and 1/2 from the coefficients libjpeg-turbo's reduced IDCTs read (vgn_jpeg_scaled_decode).
+// 1/4 and 1/2 from the coefficients libjpeg-turbo's reduced IDCTs read (vgn_jpeg_scaled_decode,
+// and vgn_jpeg_scaled_progressive_decode for progressive files).
 //
 // Why it exists: at 1/8 scale libjpeg-turbo's 1x1 IDCT reads only the DC coefficient of each
 // 8x8 block, yet libjpeg-turbo entropy-decodes (and, for progressive files, buffers) every AC
