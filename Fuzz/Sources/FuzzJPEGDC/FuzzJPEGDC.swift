@@ -3,10 +3,10 @@ import VignetteCodecs
 
 /// libFuzzer target, differential: each input decoded at 1/8, 1/4 and 1/2 by Vignette's own JPEG
 /// paths (`JPEGDC`: the DC-only entropy decoder and the DC-scans-only progressive stream at 1/8,
-/// the reduced-scale decoder at 1/4 and 1/2) and by libjpeg-turbo (`tjDecompressToYUVPlanes`).
-/// The samples must be identical, or the own path must have declined;
-/// a progressive file that libjpeg-turbo decodes with a warning about its AC scans' data may be
-/// decoded from its DC scans (the known gap, see `JPEGDC`). Anything else traps. Sources above
+/// the reduced-scale decoders, sequential and progressive, at 1/4 and 1/2) and by libjpeg-turbo
+/// (`tjDecompressToYUVPlanes`). The samples must be identical, or the own path must have declined;
+/// at 1/8 a progressive file that libjpeg-turbo decodes with a warning about its AC scans' data may
+/// be decoded from its DC scans (the known gap, see `JPEGDC`). Anything else traps. Sources above
 /// 16 megapixels are skipped, so that libjpeg-turbo's whole-image buffers stay within the fuzzer's
 /// memory limits. The input's first 512 bytes, read as two blocks of coefficients and their two
 /// quantisation tables, must also give the same samples from the reduced-scale decoder's AVX2 IDCT
