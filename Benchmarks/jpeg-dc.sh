@@ -5,8 +5,9 @@
 # Pillow-SIMD (Benchmarks/.venv-simd) when it is there. Also the reduced-scale decoder (issue 34):
 # the 720x588 box (1/2) and a 512-px box (1/4) with VIGNETTE_JPEG_OWN_SCALED=1 and =0, beside
 # Pillow-SIMD and libjpeg-turbo's own share of the same thumbnail (decoder/turbo_floor.c: the scaled
-# decode to planes and the encode, the floor the peers share), for the photo and its progressive twin. Then the three boxes at 2 workers
-# (two such processes at once, their rates added), and the corpus' JPEGs as a batch, files to
+# decode to planes and the encode, the floor the peers share), for the photo and its progressive
+# twin. Then the three boxes at 2 workers, and the twin's two (two such processes at once, their
+# rates added), and the corpus' JPEGs as a batch, files to
 # files, at 1 and 2 workers (`vignette thumbnail --jobs N` against peers/throughput.py's process
 # pool). Prints a Markdown section on stdout.
 #
@@ -116,13 +117,15 @@ PY
 for round in $(seq 1 "$rounds"); do
     [[ $cases == *" pairs "* ]] || break
     echo "jpeg-dc: round $round, 2 workers" >&2
-    for box in 256x256 720x588 512x512; do
-        width="${box%x*}" height="${box#*x}"
-        run_pair "vignette ${box}, baseline, 2 workers" "$round" env VIGNETTE_THREADS=1 "$bench" jpeg-task --input "$input" \
+    for pair in "256x256 baseline" "720x588 baseline" "512x512 baseline" "720x588 progressive" "512x512 progressive"; do
+        read -r box source <<< "$pair"
+        width="${box%x*}" height="${box#*x}" file="$input"
+        [[ $source = progressive ]] && file="$twin"
+        run_pair "vignette ${box}, $source, 2 workers" "$round" env VIGNETTE_THREADS=1 "$bench" jpeg-task --input "$file" \
             --seconds "$seconds" --width "$width" --height "$height" --tool x
         if [[ -x "$simd" ]]; then
-            run_pair "Pillow-SIMD ${box}, baseline, 2 workers" "$round" "$simd" "$here/peers/pillow_jpeg.py" --tool x \
-                --input "$input" --seconds "$seconds" --width "$width" --height "$height"
+            run_pair "Pillow-SIMD ${box}, $source, 2 workers" "$round" "$simd" "$here/peers/pillow_jpeg.py" --tool x \
+                --input "$file" --seconds "$seconds" --width "$width" --height "$height"
         fi
     done
 done
