@@ -3,9 +3,9 @@ import Testing
 
 @testable import VignetteCodecs
 
-/// Sequential JPEGs at 1/4 and 1/2 from Vignette's reduced-scale decoder (`JPEGDC.decodeScaled`,
-/// issue 34): its planes must equal libjpeg-turbo's (`TurboJPEG.decodePlanes` at that scale,
-/// compared by `JPEGDC.compare`) byte for byte, it must decline what it does not take, and broken
+/// JPEGs at 1/4 and 1/2 from Vignette's reduced-scale decoders (`JPEGDC.decodeScaled`,
+/// issue 34): their planes must equal libjpeg-turbo's (`TurboJPEG.decodePlanes` at that scale,
+/// compared by `JPEGDC.compare`) byte for byte, they must decline what they do not take, and broken
 /// files must keep the verdict they get without it. The generated files are JPEGDCTests'.
 @Suite("JPEG reduced-scale decoder: libjpeg-turbo's 1/4 and 1/2 planes, libjpeg-turbo's verdicts")
 struct JPEGScaledTests {

@@ -14,22 +14,14 @@ internal import CVignetteJPEGDC
 /// declines (anything libjpeg-turbo would warn about or refuse), and sampling factors for which
 /// libjpeg-turbo would decode a chroma component through a larger IDCT than the luma's.
 extension JPEGDC {
-    /// The reduced-scale decoder's planes at 1/`denominator` (4 or 2), or nil when it declined.
-    static func decodeScaled(_ data: Data, header: TurboJPEG.Header, denominator: Int) -> YCbCrPlanes? {
+    /// The reduced-scale decoder's planes at 1/`denominator` (4 or 2), or nil when it declined:
+    /// `vgn_jpeg_scaled_decode` for a sequential file, `vgn_jpeg_scaled_progressive_decode` (every
+    /// scan decoded into a store of only the coefficients the reduced IDCT reads) when `progressive`.
+    static func decodeScaled(_ data: Data, header: TurboJPEG.Header, denominator: Int, progressive: Bool = false) -> YCbCrPlanes? {
         guard denominator == 4 || denominator == 2 else { return nil }
+        let decode = progressive ? vgn_jpeg_scaled_progressive_decode : vgn_jpeg_scaled_decode
         return ownPlanes(data, header: header, denominator: denominator) { jpeg, count, planes, strides, widths, heights in
-            vgn_jpeg_scaled_decode(jpeg.baseAddress, jpeg.count, Int32(8 / denominator), count, planes, strides, widths, heights)
-        }
-    }
-
-    /// The progressive decoder's planes at 1/`denominator` (4 or 2), or nil when it declined
-    /// (`vgn_jpeg_scaled_progressive_decode`: every scan decoded as libjpeg-turbo's jdphuff.c
-    /// decodes it, into a store of only the coefficients the reduced IDCT reads).
-    static func decodeScaledProgressive(_ data: Data, header: TurboJPEG.Header, denominator: Int) -> YCbCrPlanes? {
-        guard denominator == 4 || denominator == 2 else { return nil }
-        return ownPlanes(data, header: header, denominator: denominator) { jpeg, count, planes, strides, widths, heights in
-            vgn_jpeg_scaled_progressive_decode(
-                jpeg.baseAddress, jpeg.count, Int32(8 / denominator), count, planes, strides, widths, heights)
+            decode(jpeg.baseAddress, jpeg.count, Int32(8 / denominator), count, planes, strides, widths, heights)
         }
     }
 

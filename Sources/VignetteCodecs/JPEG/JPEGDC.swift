@@ -74,7 +74,7 @@ package enum JPEGDC {
         case (.sequential, 8): return decodeSequential(data, header: header)
         case (.sequential, 4), (.sequential, 2): return decodeScaled(data, header: header, denominator: denominator)
         case (.progressive, 8): return progressive ? decodeProgressive(data, header: header) : nil
-        case (.progressive, 4), (.progressive, 2): return decodeScaledProgressive(data, header: header, denominator: denominator)
+        case (.progressive, 4), (.progressive, 2): return decodeScaled(data, header: header, denominator: denominator, progressive: true)
         default: return nil
         }
     }
