@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# `make image-check`: the container's runtime stage checked without Docker (docs/deploy.md).
+#
+# mmdebstrap builds its root filesystem from Debian bookworm, taken from this machine's own apt
+# sources: the minbase variant, trimmed as debian:bookworm-slim is (no docs, man pages, locales),
+# plus exactly deploy/runtime-packages.txt. The release binary (VIGNETTE_BIN, default
+# .build/release/vignette, built with the CLI and Video traits when absent; its debug information
+# stripped) and the health probe are copied in and the unprivileged user made as the Dockerfile
+# does, and `vignette serve` runs in it under chroot as that user (in a mount namespace of its
+# own, with /proc and a read-only /sys).
+# From the host, curl asks for /health and for thumbnails: JPEG, WebP and AVIF of a JPEG, a JPEG
+# of a HEIC and a video poster (a clip ffmpeg makes, Fixtures/ has none); each answer's
+# Content-Type is checked, its body decoded by libvips (vipsheader, vips avg) and its size checked.
+# Inside the root filesystem ldd must find every library of the binary and of libvips' modules,
+# and the image's HEALTHCHECK probe must pass; SIGTERM must stop the server with status 0. Then
+# `systemd-analyze verify` checks deploy/vignette.service (a copy whose ExecStart is the binary
+# checked here, since verify wants it to exist) and `systemd-analyze security` scores it.
+#
+# Prints the time it took, the root filesystem's size and its package count; exits non-zero on
+# any failure. Everything (the server, the root filesystem) is removed on exit. Needs root (for
+# mmdebstrap's root mode and chroot): it re-runs itself through sudo otherwise.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+if [ "$(id -u)" -ne 0 ]; then
+  exec sudo --preserve-env=VIGNETTE_BIN,SWIFT "$repo/Scripts/image-check.sh" "$@"
+fi
+start=$(date +%s)
+
+suite=bookworm
+packages_file=deploy/runtime-packages.txt
+unit=deploy/vignette.service
+uid=10001
+size_box=64
+
+fail() {
+  echo "image-check: FAIL: $*" >&2
+  exit 1
+}
+
+# mmdebstrap, curl, libvips' tools (the answers' decoding), ffmpeg (the clip), systemd-analyze,
+# strip.
+Scripts/install-packages.sh mmdebstrap curl libvips-tools ffmpeg systemd binutils
+
+bin=${VIGNETTE_BIN:-$repo/.build/release/vignette}
+if [ ! -x "$bin" ]; then
+  [ -z "${VIGNETTE_BIN:-}" ] || fail "VIGNETTE_BIN=$bin is not an executable file"
+  make --no-print-directory install-deps
+  echo "== building the release binary (.build/release/vignette)"
+  "${SWIFT:-swift}" build -c release --static-swift-stdlib --product vignette --traits CLI,Video
+fi
+bin=$(readlink -f "$bin")
+
+work=$(mktemp -d /tmp/vignette-image-check.XXXXXX)
+rootfs=$work/rootfs
+server_pid=
+cleanup() {
+  local status=$?
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+  fi
+  # The server's /proc and /sys were mounted in its own mount namespace, gone with it;
+  # --one-file-system would not cross a mount left behind anyway.
+  rm -rf --one-file-system "$work"
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# The host's apt sources for Debian bookworm (main, updates, security): what apt itself has
+# configured, so that no mirror is named here.
+debian_sources() {
+  apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' 'Identifier: Packages' 'Origin: Debian' \
+    | awk -v suite="$suite" '$2 == suite || index($2, suite "-") == 1 { print "deb " $0 }' | sort -u
+}
+mapfile -t sources < <(debian_sources)
+if [ ${#sources[@]} -eq 0 ]; then
+  apt-get update -qq
+  mapfile -t sources < <(debian_sources)
+fi
+[ ${#sources[@]} -gt 0 ] || fail "this machine's apt sources have no Debian $suite repository"
+
+packages=$(sed -e 's/#.*//' "$packages_file" | xargs)
+[ -n "$packages" ] || fail "$packages_file names no package"
+
+echo "== root filesystem: Debian $suite minbase + $packages_file ($(wc -w <<<"$packages") packages)"
+printf '   %s\n' "${sources[@]}"
+# debian:bookworm-slim's dpkg exclusions (docs but their copyright files, man and info pages,
+# locales), so that the size is the image's.
+if ! mmdebstrap --mode=root --variant=minbase --format=directory \
+    --aptopt='APT::Install-Recommends "false"' \
+    --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+    --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
+    --dpkgopt='path-exclude=/usr/share/groff/*' --dpkgopt='path-exclude=/usr/share/lintian/*' \
+    --dpkgopt='path-exclude=/usr/share/locale/*' \
+    --include="${packages// /,}" "$suite" "$rootfs" "${sources[@]}" >"$work/mmdebstrap.log" 2>&1; then
+  tail -n 30 "$work/mmdebstrap.log" >&2
+  fail "mmdebstrap could not build the root filesystem"
+fi
+
+# As the Dockerfile does: the binary without its DWARF debug information (its symbols stay).
+install -m 0755 "$bin" "$rootfs/usr/local/bin/vignette"
+strip --strip-debug "$rootfs/usr/local/bin/vignette"
+install -m 0755 deploy/healthcheck.sh "$rootfs/usr/local/bin/vignette-healthcheck"
+chroot "$rootfs" groupadd --gid "$uid" vignette
+chroot "$rootfs" useradd --uid "$uid" --gid vignette --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin vignette
+chroot "$rootfs" install -d -o vignette -g vignette -m 0750 /var/cache/vignette
+
+rootfs_size=$(du -sh --one-file-system "$rootfs" | cut -f1)
+package_count=$(chroot "$rootfs" dpkg-query -W -f='${db:Status-Abbrev}\n' | grep -c '^ii')
+echo "== root filesystem with the binary: $rootfs_size, $package_count packages"
+
+echo "== ldd inside the root filesystem: the binary and libvips' modules"
+mapfile -t modules < <(cd "$rootfs" && find usr/lib -path '*/vips-modules-*' -name '*.so' | sed 's|^|/|')
+for file in /usr/local/bin/vignette "${modules[@]}"; do
+  if ! libraries=$(chroot "$rootfs" ldd "$file" 2>&1); then
+    fail "ldd $file: $libraries"
+  fi
+  if grep -q "not found" <<<"$libraries"; then
+    grep "not found" <<<"$libraries" >&2
+    fail "ldd $file: libraries not found in the root filesystem"
+  fi
+  echo "   $file: $(grep -c '=>' <<<"$libraries") libraries, all found"
+done
+
+# The sources the server reads: fixtures, and a 2-second H.264 MP4 clip.
+images=$rootfs/srv/images
+mkdir -p "$images"
+cp Fixtures/baseline.jpg Fixtures/thumbnail.heic "$images/"
+ffmpeg -loglevel error -f lavfi -i testsrc=size=320x240:rate=25:duration=2 -c:v libx264 -pix_fmt yuv420p \
+  -movflags +faststart "$images/clip.mp4"
+chmod -R a+rX "$images"
+
+echo "== vignette serve in the root filesystem, as uid $uid"
+log=$work/serve.log
+unshare --mount --propagation private sh -c '
+  mount -t proc proc "$1/proc" && mount -t sysfs -o ro sysfs "$1/sys" &&
+  exec chroot --userspec="$2:$2" "$1" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/nonexistent \
+    vignette serve --root /srv/images --bind 127.0.0.1:0 --allow-video' sh "$rootfs" "$uid" >"$log" 2>&1 &
+server_pid=$!
+port=
+for _ in $(seq 1 300); do
+  port=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$log" | head -n 1)
+  [ -n "$port" ] && break
+  kill -0 "$server_pid" 2>/dev/null || { cat "$log" >&2; fail "vignette serve exited before listening"; }
+  sleep 0.1
+done
+[ -n "$port" ] || { cat "$log" >&2; fail "vignette serve did not listen within 30 s"; }
+user=$(ps -o uid= -p "$server_pid" | tr -d ' ')
+[ "$user" = "$uid" ] || fail "the server runs as uid $user, not $uid"
+echo "   listening on 127.0.0.1:$port as uid $user"
+grep "memory caps" "$log" | sed 's/^/   /' || true
+
+base=http://127.0.0.1:$port
+fetch() { # URL_PATH OUTPUT: prints "STATUS CONTENT_TYPE"
+  curl --noproxy '*' -sS --max-time 60 -o "$2" -w '%{http_code} %{content_type}' "$base$1"
+}
+
+answer=$(fetch /health "$work/health")
+[ "${answer%% *}" = 200 ] || fail "/health answered $answer"
+echo "   /health: 200"
+
+if ! chroot --userspec="$uid:$uid" "$rootfs" /usr/local/bin/vignette-healthcheck "127.0.0.1:$port"; then
+  fail "the image's HEALTHCHECK probe (vignette-healthcheck) failed"
+fi
+echo "   vignette-healthcheck (the image's HEALTHCHECK): passes"
+
+check_image() { # URL_PATH CONTENT_TYPE
+  local path=$1 type=$2 file answer width height
+  file=$work/answer-$(tr -c 'a-zA-Z0-9' '_' <<<"$path")
+  answer=$(fetch "$path" "$file") || fail "$path: curl failed"
+  if [ "$answer" != "200 $type" ]; then
+    head -c 300 "$file" >&2; echo >&2
+    fail "$path answered \"$answer\", wanted \"200 $type\""
+  fi
+  # libvips' warnings (heifload's "ignoring nclx profile") go to a file, shown on failure.
+  width=$(vipsheader -f width "$file" 2>"$work/vips.log") || { cat "$work/vips.log" >&2; fail "$path: vipsheader cannot read the answer"; }
+  height=$(vipsheader -f height "$file" 2>"$work/vips.log")
+  vips avg "$file[fail_on=warning]" >/dev/null 2>"$work/vips.log" || { cat "$work/vips.log" >&2; fail "$path: the answer does not decode"; }
+  { [ "$width" -le "$size_box" ] && [ "$height" -le "$size_box" ] && { [ "$width" -eq "$size_box" ] || [ "$height" -eq "$size_box" ]; }; } \
+    || fail "$path: ${width}x$height does not fit $size_box px"
+  echo "   $path: $type, ${width}x$height, $(stat -c %s "$file") bytes, decodes"
+}
+box=rs:fit:$size_box:$size_box
+check_image "/insecure/$box/plain/local:///baseline.jpg" image/jpeg
+check_image "/insecure/$box/plain/local:///baseline.jpg@webp" image/webp
+check_image "/insecure/$box/plain/local:///baseline.jpg@avif" image/avif
+check_image "/insecure/$box/plain/local:///thumbnail.heic@jpg" image/jpeg
+check_image "/insecure/$box/plain/local:///clip.mp4@jpg" image/jpeg
+
+echo "== SIGTERM"
+kill -TERM "$server_pid"
+stop_status=0
+wait "$server_pid" || stop_status=$?
+server_pid=
+[ "$stop_status" -eq 0 ] || { tail -n 20 "$log" >&2; fail "vignette serve exited $stop_status after SIGTERM"; }
+echo "   vignette serve exited 0"
+
+echo "== systemd-analyze verify $unit"
+mkdir -p "$work/unit"
+sed "s|^ExecStart=/usr/local/bin/vignette |ExecStart=$bin |" "$unit" >"$work/unit/vignette.service"
+grep -q "^ExecStart=$bin " "$work/unit/vignette.service" || fail "$unit: no ExecStart=/usr/local/bin/vignette line"
+systemd-analyze verify "$work/unit/vignette.service" || fail "systemd-analyze verify $unit"
+echo "   passes (ExecStart pointed at $bin)"
+systemd-analyze security --offline=true "$work/unit/vignette.service" 2>/dev/null | grep "Overall exposure" | sed 's/^→ */   /' || true
+
+echo "== image-check passed in $(( $(date +%s) - start )) s: root filesystem $rootfs_size, $package_count packages"
