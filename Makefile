@@ -25,7 +25,7 @@ TEST_PACKAGES := redis-server libvips-tools liblcms2-utils python3 python3-venv 
 # the shared-cache benchmark starts on 127.0.0.1.
 TOOL_PACKAGES := libvips-tools colord-data imagemagick libheif-examples webp libimage-exiftool-perl hyperfine python3-venv curl libjpeg-dev zlib1g-dev python3-dev redis-server
 
-.PHONY: demo test docs docs-check bench bench-server fixtures install-deps install-tools build release clean fuzz fuzz-smoke sanitize
+.PHONY: demo test docs docs-check bench bench-server fixtures install-deps install-tools build release clean fuzz fuzz-smoke sanitize image-check
 
 install-deps:
 	@Scripts/install-packages.sh $(BUILD_PACKAGES)
@@ -60,7 +60,7 @@ demo: build
 test: install-deps
 	@Scripts/install-packages.sh $(TEST_PACKAGES)
 	@Scripts/timed.sh "test venv" Scripts/test-venv.sh >/dev/null
-	@python3 Scripts/undocumented.py Sources/Vignette Sources/VignetteCodecs Sources/VignetteHTTP Sources/VignetteServer Sources/VignetteRedis Sources/VignetteResponses Sources/VignetteVapor Sources/VignetteImgproxy
+	@python3 Scripts/undocumented.py Sources/Vignette Sources/VignetteCodecs Sources/VignetteImgproxy Sources/VignetteHTTP Sources/VignetteServer Sources/VignetteHummingbird Sources/VignetteRedis Sources/VignetteVapor
 	@python3 Scripts/check-doc-links.py
 	@Scripts/check-one-way.sh
 	@Scripts/timed.sh "core dependencies" Scripts/check-core-dependencies.sh
@@ -105,3 +105,8 @@ bench-server: release install-tools
 
 clean:
 	rm -rf .build $(DEMO_OUT) $(DEMO_OUT).json
+
+# The runtime image's root filesystem from deploy/runtime-packages.txt (mmdebstrap), the release
+# binary run in it under chroot as an unprivileged user; the systemd unit verified (docs/deploy.md).
+image-check:
+	Scripts/image-check.sh

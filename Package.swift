@@ -7,16 +7,17 @@ import PackageDescription
 // them does not resolve those packages at all. The traits (docs/library.md lists what each brings):
 //
 //   HTTP         VignetteHTTP: http(s):// and s3:// sources (AsyncHTTPClient, SwiftNIO)
-//   Server       VignetteImgproxy and VignetteResponses: the imgproxy-compatible server with no web
-//                framework, Prometheus metrics; enables HTTP
-//   Hummingbird  VignetteServer: the server on Hummingbird 2 (swift-service-lifecycle); enables Server
+//   Server       VignetteServer: the imgproxy-compatible server with no web framework (one answer
+//                path, admission, sources, Prometheus metrics); enables HTTP
+//   Hummingbird  VignetteHummingbird: the server on Hummingbird 2 (swift-service-lifecycle); enables Server
 //   Vapor        VignetteVapor: the same routes mounted in a Vapor application; enables Server
 //   CLI          the `vignette` executable (swift-argument-parser, OpenTelemetry's OTLP exporter);
 //                enables Hummingbird
 //   Video        video posters in VignetteCodecs: FFmpeg's libavformat/libavcodec/libswscale
 //                (Debian's -dev packages), a system library needed only with the trait
 //
-// No trait is on by default. This repository's own builds (the Makefile) enable them all.
+// VignetteImgproxy (imgproxy's URL grammar: options, info options, signatures, URLs) needs only the
+// core and no trait. No trait is on by default. This repository's own builds (the Makefile) enable them all.
 let http: Set<String> = ["HTTP"]
 let server: Set<String> = ["Server"]
 let hummingbird: Set<String> = ["Hummingbird"]
@@ -30,9 +31,10 @@ let package = Package(
     products: [
         .library(name: "Vignette", targets: ["Vignette"]),
         .library(name: "VignetteCodecs", targets: ["VignetteCodecs"]),
+        .library(name: "VignetteImgproxy", targets: ["VignetteImgproxy"]),
         .library(name: "VignetteHTTP", targets: ["VignetteHTTP"]),
         .library(name: "VignetteServer", targets: ["VignetteServer"]),
-        .library(name: "VignetteResponses", targets: ["VignetteResponses"]),
+        .library(name: "VignetteHummingbird", targets: ["VignetteHummingbird"]),
         .library(name: "VignetteVapor", targets: ["VignetteVapor"]),
         .library(name: "VignetteRedis", targets: ["VignetteRedis"]),
         .executable(name: "vignette", targets: ["VignetteCLI"]),
@@ -40,10 +42,10 @@ let package = Package(
     traits: [
         .trait(name: "HTTP", description: "VignetteHTTP: http(s):// and s3:// sources through AsyncHTTPClient."),
         .trait(
-            name: "Server", description: "VignetteImgproxy and VignetteResponses: the imgproxy-compatible server, no web framework.",
+            name: "Server", description: "VignetteServer: the imgproxy-compatible server, no web framework.",
             enabledTraits: ["HTTP"]),
         .trait(
-            name: "Hummingbird", description: "VignetteServer: the imgproxy-compatible server on Hummingbird 2.",
+            name: "Hummingbird", description: "VignetteHummingbird: the imgproxy-compatible server on Hummingbird 2.",
             enabledTraits: ["Server"]),
         .trait(name: "Vapor", description: "VignetteVapor: the server's routes mounted in a Vapor application.", enabledTraits: ["Server"]),
         .trait(name: "CLI", description: "The vignette executable: commands, serve, OTLP trace export.", enabledTraits: ["Hummingbird"]),
@@ -142,22 +144,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]),
-        // One image as an HTTP answer (status, headers, body), with no web framework: what the
-        // Hummingbird server and the Vapor integration both answer through.
-        .target(name: "VignetteResponses", dependencies: ["VignetteSupport", "Vignette", .product(name: "Logging", package: "swift-log")]),
-        // The imgproxy-compatible server with no web framework in it: URLs, signatures, sources,
-        // admission, metrics and the answers; VignetteServer (Hummingbird) and VignetteVapor run it.
+        // imgproxy's URL grammar: processing and info options, signatures, whole URLs, read into
+        // the core's recipes. Light: the core alone, no trait.
+        .target(name: "VignetteImgproxy", dependencies: ["VignetteSupport", "Vignette"]),
+        // The imgproxy-compatible server with no web framework in it: the one answer path
+        // (ImageResponder), sources, admission, metrics, configuration. VignetteHummingbird and
+        // VignetteVapor run it.
         .target(
-            name: "VignetteImgproxy",
+            name: "VignetteServer",
             dependencies: [
-                "VignetteSupport", "Vignette", "VignetteCodecs", "VignetteHTTP", "VignetteRedis", "VignetteResponses",
+                "VignetteSupport", "Vignette", "VignetteCodecs", "VignetteImgproxy", "VignetteHTTP", "VignetteRedis",
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: server)),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(
-            name: "VignetteServer",
+            name: "VignetteHummingbird",
             dependencies: [
-                "VignetteSupport", "Vignette", "VignetteCodecs", "VignetteImgproxy", "VignetteResponses",
+                "VignetteSupport", "Vignette", "VignetteServer",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: hummingbird)),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: hummingbird)),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
@@ -167,7 +170,7 @@ let package = Package(
         .target(
             name: "VignetteVapor",
             dependencies: [
-                "Vignette", "VignetteResponses", "VignetteImgproxy",
+                "Vignette", "VignetteServer",
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: vapor)),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]),
@@ -175,7 +178,7 @@ let package = Package(
             name: "VignetteCLI",
             dependencies: [
                 "VignetteSupport",
-                "Vignette", "VignetteHTTP", "VignetteServer", "VignetteRedis",
+                "Vignette", "VignetteImgproxy", "VignetteHTTP", "VignetteServer", "VignetteHummingbird", "VignetteRedis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: cli)),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: cli)),
                 .product(name: "OTel", package: "swift-otel", condition: .when(traits: cli)),
@@ -187,12 +190,13 @@ let package = Package(
         // with libFuzzer and AddressSanitizer.
         .executableTarget(
             name: "VaporThumbnails",
-            dependencies: ["Vignette", "VignetteVapor", .product(name: "Vapor", package: "vapor", condition: .when(traits: vapor))],
+            dependencies: ["Vignette", "VignetteServer", "VignetteVapor", .product(name: "Vapor", package: "vapor", condition: .when(traits: vapor))],
             path: "examples/vapor-thumbnails/Sources/VaporThumbnails"),
         .executableTarget(
             name: "HummingbirdThumbnails",
             dependencies: [
-                "Vignette", "VignetteServer", .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: hummingbird)),
+                "Vignette", "VignetteServer", "VignetteHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: hummingbird)),
             ],
             path: "examples/hummingbird-thumbnails/Sources/HummingbirdThumbnails"),
         .executableTarget(
@@ -210,7 +214,7 @@ let package = Package(
         .executableTarget(name: "FuzzJPEGDC", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzJPEGDC"),
         // The video poster path (FFmpeg through VignetteCodecs); seeds by Fuzz/make-video-seeds.sh.
         .executableTarget(name: "FuzzVideo", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzVideo"),
-        .executableTarget(name: "FuzzImgproxyOptions", dependencies: ["FuzzSupport", "Vignette"], path: "Fuzz/Sources/FuzzImgproxyOptions"),
+        .executableTarget(name: "FuzzImgproxyOptions", dependencies: ["FuzzSupport", "VignetteSupport", "Vignette", "VignetteImgproxy"], path: "Fuzz/Sources/FuzzImgproxyOptions"),
         .executableTarget(name: "FuzzMetadata", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzMetadata"),
         .executableTarget(
             name: "FuzzHTTPHeaders",
@@ -223,7 +227,7 @@ let package = Package(
             name: "VignetteTests",
             dependencies: [
                 "VignetteSupport",
-                "Vignette", "DataCacheWriter", "ChildProcess", "TestTiming", .product(name: "Logging", package: "swift-log"),
+                "Vignette", "VignetteImgproxy", "DataCacheWriter", "ChildProcess", "TestTiming", .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
@@ -232,7 +236,7 @@ let package = Package(
         .testTarget(
             name: "VignetteVaporTests",
             dependencies: [
-                "VignetteVapor", "Vignette", "LoopbackHTTPClient",
+                "VignetteVapor", "VignetteServer", "VignetteImgproxy", "Vignette", "LoopbackHTTPClient",
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: vapor)),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
@@ -240,7 +244,7 @@ let package = Package(
             name: "VignetteServerTests",
             dependencies: [
                 "VignetteSupport",
-                "VignetteServer", "VignetteImgproxy", "VignetteResponses", "LoopbackHTTPServer", "LoopbackHTTPClient", "RedisTestServer", "S3TestServer", "TestTiming",
+                "VignetteHummingbird", "VignetteServer", "VignetteImgproxy", "LoopbackHTTPServer", "LoopbackHTTPClient", "RedisTestServer", "S3TestServer", "TestTiming",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: http)),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: hummingbird)),
@@ -276,7 +280,7 @@ let package = Package(
         .testTarget(
             name: "VignetteCLITests",
             dependencies: [
-                "Vignette", "VignetteCodecs", "VignetteCLI", "LoopbackHTTPServer", "RedisTestServer", "S3TestServer", "ChildProcess",
+                "Vignette", "VignetteCodecs", "VignetteImgproxy", "VignetteCLI", "LoopbackHTTPServer", "RedisTestServer", "S3TestServer", "ChildProcess",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: http)),
             ]),
         // GETs to a server of the tests' own on 127.0.0.1 (AsyncHTTPClient), and what they gave.

@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
-modules=(Vignette VignetteCodecs VignetteHTTP VignetteImgproxy VignetteServer VignetteResponses VignetteVapor VignetteRedis)
+modules=(Vignette VignetteCodecs VignetteImgproxy VignetteHTTP VignetteServer VignetteHummingbird VignetteVapor VignetteRedis)
 graphs=$("$SWIFT" package --enable-all-traits dump-symbol-graph --skip-synthesized-members 2>&1 | grep -oE '[^ ]*/symbolgraph/?$' | tail -1)
 [ -d "$graphs" ] || { echo "docs: no symbol graphs from swift package dump-symbol-graph" >&2; exit 1; }
 docc=$(dirname "$(command -v "$SWIFT")")/docc

@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Vignette
+import VignetteImgproxy
 import VignetteSupport
 
 /// `vignette convert INPUT OUTPUT`: re-encodes one image, upright, in the format OUTPUT's extension names.

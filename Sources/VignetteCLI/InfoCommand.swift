@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Vignette
+import VignetteImgproxy
 import VignetteHTTP
 import VignetteSupport
 
@@ -39,7 +40,8 @@ struct InfoCommand: AsyncParsableCommand {
     /// imgproxy info options from '/'-separated text, checked as `vignette serve` checks them.
     static func parse(_ text: String) throws(ImagingError) -> ImageInfoOptions {
         var options = ImageInfoOptions()
-        for segment in text.split(separator: "/") { try options.apply(segment) }
+        var delivery = ImgproxyOptions.Delivery()
+        for segment in text.split(separator: "/") { try options.apply(segment, delivery: &delivery) }
         try options.recipe.validate(limits: .untrusted)
         return options
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Vignette
+import VignetteImgproxy
 import VignetteSupport
 
 /// `vignette thumbnail`'s operations: `--trim` and `--crop` before the resize, `--dpr` and

@@ -1,5 +1,6 @@
 import Logging
 import Vignette
+import VignetteHummingbird
 import VignetteServer
 
 extension ServeCommand {

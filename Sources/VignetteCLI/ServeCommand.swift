@@ -5,7 +5,7 @@ import Logging
 import Vignette
 import VignetteHTTP
 import VignetteRedis
-import VignetteResponses
+import VignetteHummingbird
 import VignetteServer
 import VignetteSupport
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Vignette
+import VignetteImgproxy
 
 /// `--size N` (a square box) or `--size WxH`.
 struct BoxSize: ExpressibleByArgument {

@@ -6,6 +6,7 @@ import Foundation
 #endif
 import Glibc
 import Vignette
+import VignetteImgproxy
 import VignetteHTTP
 
 /// `vignette thumbnail INPUT... --size N|WxH --out DIR`: a thumbnail file in DIR for each input.

@@ -64,22 +64,17 @@ public final class HTTPDataLoader: DataLoading {
         return try await loadData(for: request, context: context).data
     }
 
-    /// The `ImageRequest.userInfo` key of a `Host` header value (a `String`) sent instead of the
-    /// URL's host: a caller that resolved and checked the host itself puts the checked address in
-    /// the URL (so the connection goes to it, whatever the DNS answers next) and the real host here.
-    public static let hostHeaderKey = "vignette.http.host"
-
     /// GETs `.url` sources (`HTTPClient.execute`, body streamed), resuming or revalidating as the
     /// context and the kept partial data allow; `s3://` and `gs://` URLs go to the configured S3
     /// endpoint, signed (`configuration.s3`). Throws `HTTPLoadingError` or `CancellationError`.
     public func loadData(for request: ImageRequest, context: DataLoadingContext) async throws -> LoadedData {
-        guard case .url(let url) = request.source else { return try await fallback.loadData(for: request, context: context) }
+        guard case .url(let url, let pinnedHost) = request.source else { return try await fallback.loadData(for: request, context: context) }
         let address = url.absoluteString
         let target = try Target(url, s3: configuration.s3)
         if let limiter = configuration.rateLimiter { try await limiter.acquire() }
 
         var outgoing = outgoingRequest(to: target)
-        if target.s3 == nil, let host = request.userInfo[HTTPDataLoader.hostHeaderKey] as? String {
+        if target.s3 == nil, let host = pinnedHost {
             outgoing.headers.replaceOrAdd(name: "Host", value: host)
         }
         var partial: ResumableDownloads.Partial?

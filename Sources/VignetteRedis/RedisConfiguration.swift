@@ -1,5 +1,6 @@
 // Foundation rather than FoundationEssentials: percent-decoding (`removingPercentEncoding`) is in it.
 import Foundation
+import VignetteSupport
 
 /// Where Redis is and how `RedisDataCache` uses it: keys, lifetime, size limit, timeouts and the
 /// circuit breaker. The defaults suit a cache in the same data centre: tens of milliseconds at

@@ -1,7 +1,7 @@
 import Tracing
 import Vapor
 import Vignette
-import VignetteResponses
+import VignetteServer
 
 extension Application {
     /// Vignette in this application: `app.vignette.configure(…)` once at start, then

@@ -2,7 +2,7 @@ import Logging
 import Tracing
 import Vapor
 import Vignette
-@_exported import VignetteImgproxy
+import VignetteServer
 
 extension VignetteVaporApplication {
     /// Mounts an imgproxy-compatible image server in the application under `prefix` (e.g.

@@ -3,6 +3,7 @@ import ChildProcess
 import Foundation
 import Testing
 import Vignette
+import VignetteImgproxy
 
 /// One recipe, three front doors: the same imgproxy options string gives byte-identical results
 /// through the library (`ImgproxyOptions` → `ImageRecipe` → `ImagePipeline`), `vignette thumbnail

@@ -183,8 +183,7 @@ import VignetteSupport
             server.setRoute("/photo.jpg", Route(body: original))
             let loader = makeLoader()
             let url = try #require(URL(string: server.url("/photo.jpg")))
-            var request = ImageRequest(url: url)
-            request.userInfo[HTTPDataLoader.hostHeaderKey] = "images.example.com:8080"
+            let request = ImageRequest(source: .url(url, host: "images.example.com:8080"))
             let loaded = try await loader.loadData(for: request, context: DataLoadingContext(received: { _, _ in }, progress: { _, _ in }))
             #expect(loaded.data == Data(original))
             #expect(server.requests(for: "/photo.jpg").first?.header("Host") == "images.example.com:8080")

@@ -3,6 +3,8 @@ import LoopbackHTTPServer
 import TestTiming
 import Testing
 import Vignette
+import VignetteHummingbird
+import VignetteImgproxy
 import VignetteServer
 
 /// `vignette serve` admits work by its expected wait: bursts of cheap work are served, memory hits

@@ -1,8 +1,10 @@
 import Testing
 import Vignette
-import VignetteServer
 import TestTiming
 import VignetteSupport
+import VignetteHummingbird
+import VignetteImgproxy
+import VignetteServer
 
 @Suite("Admission: N at once, a queue bounded by the expected wait, 503 past it")
 struct AdmissionTests {

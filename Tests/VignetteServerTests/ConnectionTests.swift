@@ -2,6 +2,8 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 import Vignette
+import VignetteHummingbird
+import VignetteImgproxy
 import VignetteServer
 
 @Suite("vignette serve: connections kept alive, and clients that leave")

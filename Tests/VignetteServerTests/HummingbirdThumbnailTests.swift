@@ -4,7 +4,8 @@ import LoopbackHTTPClient
 import MetricsTestKit
 import Testing
 import Vignette
-import VignetteResponses
+import VignetteHummingbird
+import VignetteImgproxy
 import VignetteServer
 
 @Suite("request.vignette.thumbnail in a Hummingbird application of one's own, over loopback")

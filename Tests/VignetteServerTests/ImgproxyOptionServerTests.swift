@@ -1,6 +1,9 @@
 import Foundation
 import Testing
+import VignetteSupport
 import Vignette
+import VignetteHummingbird
+import VignetteImgproxy
 import VignetteServer
 
 /// imgproxy's options about the response and the watermark, over loopback: expiry, file names,

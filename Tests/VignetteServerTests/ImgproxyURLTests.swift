@@ -1,21 +1,21 @@
 import Testing
+import VignetteSupport
 import VignetteCodecs
 import Vignette
+import VignetteHummingbird
 @testable import VignetteImgproxy
-import VignetteServer
+@testable import VignetteServer
 
 @Suite("imgproxy URLs: options, sources, signatures")
 struct ImgproxyURLTests {
     static let key = "943b421c9eb07c830af81030552c86009268de4e532ba2ee2eab8247c6da0881"
     static let salt = "520f986b998545b4785e0defbc4f3c1203f22de2374a3d53cb7a7fe9fea309c5"
 
-    func reader(key: String? = nil, presets: [String: String] = [:]) -> ImageURLReader {
-        var configuration = ServerConfiguration(signatureKey: key, signatureSalt: key == nil ? nil : Self.salt, presets: presets)
-        configuration.localRoot = nil
-        return ImageURLReader(configuration: configuration)
+    func reader(key: String? = nil, presets: [String: String] = [:]) throws -> ImageURLReader {
+        try ImageURLReader(signatureKey: key, signatureSalt: key == nil ? nil : Self.salt, presets: presets, limits: .untrusted)
     }
 
-    func parse(_ path: String, presets: [String: String] = [:]) throws(ServerFailure) -> (ImageRecipe, String) {
+    func parse(_ path: String, presets: [String: String] = [:]) throws -> (ImageRecipe, String) {
         let parsed = try reader(presets: presets).parse(path)
         return (parsed.recipe, parsed.source)
     }
@@ -31,7 +31,7 @@ struct ImgproxyURLTests {
         let plainPath = "/rs:fit:64:64/plain/local:///baseline.jpg@png"
         #expect(signer.signature(of: plainPath[...]) == "mjx3vIE-d4GiEh9Hl97EItU5XqooszPbj-5HuYpK2eQ")
 
-        let signed = reader(key: Self.key)
+        let signed = try reader(key: Self.key)
         let (options, source, _) = try signed.parse("/90UxdwGRAI2bpLSHKkZculJau5ahfxfS0h3fMuQAf40" + base64Path)
         #expect(source == "http://example.com/images/curiosity.jpg")
         #expect(options.resizingType == .fill && options.width == 300 && options.height == 400 && options.gravity == .attention)
@@ -39,10 +39,10 @@ struct ImgproxyURLTests {
         // With padding it is the same signature.
         _ = try signed.parse("/mjx3vIE-d4GiEh9Hl97EItU5XqooszPbj-5HuYpK2eQ=" + plainPath)
         for bad in ["/insecure", "/_", "/mjx3vIE-d4GiEh9Hl97EItU5XqooszPbj-5HuYpK2eR", "/", "/!!!"] {
-            #expect(throws: ServerFailure.forbidden("invalid signature"), "\(bad)") { try signed.parse(bad + plainPath) }
+            #expect(throws: ImageFailure.forbidden("invalid signature"), "\(bad)") { try signed.parse(bad + plainPath) }
         }
         // A signature for another path does not carry over.
-        #expect(throws: ServerFailure.forbidden("invalid signature")) {
+        #expect(throws: ImageFailure.forbidden("invalid signature")) {
             try signed.parse("/mjx3vIE-d4GiEh9Hl97EItU5XqooszPbj-5HuYpK2eQ/rs:fit:65:64/plain/local:///baseline.jpg@png")
         }
         // Without a key any signature segment is accepted.
@@ -122,8 +122,8 @@ struct ImgproxyURLTests {
         #expect(options.format == .jpeg)  // from the default preset
         let (plain, _) = try parse("/_/w:10/plain/local:///a.jpg", presets: presets)
         #expect(plain.quality == 90)
-        #expect(throws: ServerFailure.badRequest("unknown preset \"nope\"")) { try parse("/_/preset:nope/plain/local:///a.jpg", presets: presets) }
-        #expect(throws: ServerFailure.self) { try parse("/_/pr:loop/plain/local:///a.jpg", presets: ["loop": "pr:loop"]) }
+        #expect(throws: ImageFailure.badRequest("unknown preset \"nope\"")) { try parse("/_/preset:nope/plain/local:///a.jpg", presets: presets) }
+        #expect(throws: ImageFailure.self) { try parse("/_/pr:loop/plain/local:///a.jpg", presets: ["loop": "pr:loop"]) }
     }
 
     @Test("malformed URLs and options are 400 with a short reason; an unknown format is 415", arguments: [
@@ -137,14 +137,18 @@ struct ImgproxyURLTests {
         "/_/w:10/plain/local:///a%0Ab.jpg", "/_/:/plain/local:///a.jpg", "/_/w:99999999999999999999/plain/a",
     ])
     func malformed(path: String) {
-        do {
-            _ = try reader().parse(path)
+        guard let urls = try? reader() else {
+            Issue.record("no reader")
+            return
+        }
+        do throws(ImageFailure) {
+            _ = try urls.parse(path)
             Issue.record("\(path) was accepted")
         } catch {
-            #expect(error.status == 400, "\(path): \(error)")
+            #expect(error.status == .badRequest, "\(path): \(error)")
             #expect(error.reason.count < 80)
         }
-        #expect(throws: ServerFailure(status: 415, "this server cannot write that format: Vignette cannot write \"pcx\"")) { try reader().parse("/_/w:10/plain/local:///a.jpg@pcx") }
+        #expect(throws: ImageFailure(.unsupportedMediaType, reason: "this server cannot write that format: Vignette cannot write \"pcx\"")) { try reader().parse("/_/w:10/plain/local:///a.jpg@pcx") }
     }
 
     @Test("options to Vignette: the box with dpr, fits, gravity, enlarge, blur; unsupported operations are refused")
@@ -158,7 +162,7 @@ struct ImgproxyURLTests {
         let widthOnly = try plan("w:300").thumbnail
         // A side of 0 is imgproxy's: the thumbnail leaves it to the other side's scale.
         #expect(widthOnly.width == 300 && widthOnly.height == 0 && widthOnly.allowsZeroSides && widthOnly.fit == .inside)
-        #expect(try order("q:40/f:webp").encoding(accept: nil).encoding == .fixed(.webp(WebPOptions(quality: 40))))
+        #expect(try order("q:40/f:webp").recipe.encoding(accepting: []).encoding == .fixed(.webp(WebPOptions(quality: 40))))
         #expect(try plan("bg:ffffff").processors.map(\.identifier) == ["flatten(255.0,255.0,255.0)"])
         // Rotation turns the box first (imgproxy rotates before resizing); then sharpen, flatten onto
         // the background, extend (the order `vignette thumbnail` uses: both plan with ImageRecipe).

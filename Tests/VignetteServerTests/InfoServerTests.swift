@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Vignette
+import VignetteHummingbird
 import VignetteImgproxy
 import VignetteServer
 
@@ -96,7 +97,8 @@ struct InfoServerTests {
             let options = "exif:1/cs:1/sf:1/a:1/chs:sha1"
             let reply = try await running.get("/info/_/" + options + "/plain/local:///alpha.png")
             var parsed = ImageInfoOptions()
-            for segment in options.split(separator: "/") { try parsed.apply(segment) }
+            var delivery = ImgproxyOptions.Delivery()
+        for segment in options.split(separator: "/") { try parsed.apply(segment, delivery: &delivery) }
             let request = try parsed.recipe.request(for: .file(Fixtures.folder + "/alpha.png"))
             let text = try await ImagePipeline().info(for: request, options: parsed)
             #expect(String(decoding: reply.body, as: UTF8.self) == text)

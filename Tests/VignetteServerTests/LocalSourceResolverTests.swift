@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import VignetteResponses
+import VignetteHummingbird
+import VignetteImgproxy
 import VignetteServer
 
 @Suite("local:/// sources stay under the root")

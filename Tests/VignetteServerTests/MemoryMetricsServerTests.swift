@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import Vignette
+import VignetteHummingbird
+import VignetteImgproxy
 import VignetteServer
 
 /// `/metrics` of a real server shows what its caches, libvips and the process hold.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import Vignette
 import VignetteHTTP
+import VignetteHummingbird
+import VignetteImgproxy
 import VignetteServer
 
 @Suite("Responses: format negotiation and failure statuses")
@@ -25,12 +27,19 @@ struct ResponseTests {
         #expect(FormatNegotiation(accept: "image/avif;q=abc,;;,=,image/webp;q").acceptsWebP)
     }
 
-    @Test("the server's own failures give the same status and reason through the library's mapping")
+    @Test("the server's own failures answer with their status and reason through the responder's one mapping")
     func serverFailures() {
-        for failure in [ServerFailure.badRequest("the URL has no source"), .forbidden("invalid signature"), .notFound, .overloaded(retryAfter: 3)] {
-            #expect(ImageFailure(failure).httpStatus == failure.status && ImageFailure(failure).reason == failure.reason)
+        let responder = ImageResponder(pipeline: ImagePipeline(configuration: .init()))
+        let cases: [(any Error, Int, String)] = [
+            (ImageFailure.badRequest("the URL has no source"), 400, "the URL has no source"), (ImageFailure.forbidden("invalid signature"), 403, "invalid signature"),
+            (ImageFailure.sourceNotFound, 404, "source not found"), (Admission.Refusal.overloaded(retryAfter: 3), 503, "overloaded, retry later"),
+        ]
+        for (error, status, reason) in cases {
+            let answer = responder.failureAnswer(for: error, source: "x", logger: nil)
+            #expect(answer.status == status && String(decoding: answer.body, as: UTF8.self) == reason + "\n")
         }
-        #expect(ImageFailure(ServerFailure(status: 418, "teapot")).httpStatus == 500)
+        #expect(responder.failureAnswer(for: Admission.Refusal.overloaded(retryAfter: 3), source: "x", logger: nil)[header: "Retry-After"] == "3")
+        #expect(responder.failureAnswer(for: ImageFailure.stopped, source: "x", logger: nil)[header: "Retry-After"] == "1")
     }
 
     @Test("pipeline failures map to the documented statuses", arguments: [
@@ -50,8 +59,8 @@ struct ResponseTests {
         (.cancelled, 503),
     ])
     func statuses(error: ImagePipelineError, status: Int) {
-        let failure = ServerFailure(error)
-        #expect(failure.status == status)
+        let failure = ImageFailure(error)
+        #expect(failure.httpStatus == status)
         // The body never carries the library's message or a path.
         #expect(failure.reason != "x" && !failure.reason.isEmpty)
         #expect(!failure.reason.contains("/") && !failure.reason.contains("no such file"))

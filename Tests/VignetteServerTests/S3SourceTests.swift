@@ -4,8 +4,10 @@ import S3TestServer
 import Testing
 import Vignette
 import VignetteHTTP
-import VignetteServer
 import VignetteSupport
+import VignetteHummingbird
+import VignetteImgproxy
+import VignetteServer
 
 /// `s3://` sources in imgproxy URLs, read from moto's S3 server on 127.0.0.1 (which checks every
 /// signature): served, versions, statuses, the SSRF rule's one exemption, and no secret in any

@@ -1,5 +1,7 @@
 import Testing
 import Vignette
+import VignetteHummingbird
+import VignetteImgproxy
 import VignetteServer
 
 /// The defaults `vignette serve` runs with when no flag says otherwise.

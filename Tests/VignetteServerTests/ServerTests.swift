@@ -1,8 +1,10 @@
 import Foundation
 import Testing
 import Vignette
-import VignetteServer
 import LoopbackHTTPServer
+import VignetteHummingbird
+import VignetteImgproxy
+import VignetteServer
 
 @Suite("vignette serve: health, metrics, images over loopback")
 struct ServerTests {

@@ -2,8 +2,9 @@ import Testing
 import Foundation
 import Vignette
 import VignetteHTTP
+import VignetteHummingbird
 @testable import VignetteImgproxy
-import VignetteServer
+@testable import VignetteServer
 
 @Suite("SSRF: the kind of network a source address is on")
 struct SourceAddressTests {
@@ -151,16 +152,17 @@ struct SourcePinningTests {
     func pinnedRequest() async throws {
         let resolver = SourceResolver(configuration: ServerConfiguration())
         let resolved = try await resolver.resolve("http://8.8.8.8/photo.jpg")
-        let request = try resolved.request(ImageRecipe(), limits: .untrusted)
-        #expect(request.effectiveImageID == "http://8.8.8.8/photo.jpg")
-        #expect(request.userInfo[HTTPDataLoader.hostHeaderKey] as? String == "8.8.8.8")
+        #expect(resolved.imageID == "http://8.8.8.8/photo.jpg")
+        guard case .url(_, let host) = resolved.source else { Issue.record("not a URL source"); return }
+        #expect(host == "8.8.8.8")
         // https connects by name (TLS needs it); nothing is pinned.
-        let secure = try await resolver.resolve("https://8.8.8.8/photo.jpg").request(ImageRecipe(), limits: .untrusted)
-        #expect(secure.userInfo[HTTPDataLoader.hostHeaderKey] == nil)
+        let secure = try await resolver.resolve("https://8.8.8.8/photo.jpg")
+        guard case .url(_, let secureHost) = secure.source else { Issue.record("not a URL source"); return }
+        #expect(secureHost == nil && secure.imageID == nil)
         // With local networks allowed there is no check, so nothing to pin either.
         var open = ServerConfiguration()
         open.allowsLocalNetworks = true
-        #expect(try await SourceResolver(configuration: open).resolve("http://8.8.8.8/photo.jpg").pinned == nil)
+        #expect(try await SourceResolver(configuration: open).resolve("http://8.8.8.8/photo.jpg").imageID == nil)
     }
 
     @Test("a host getaddrinfo cannot resolve keeps its EAI code and gai_strerror's words, and is answered 502")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Vignette
+import VignetteImgproxy
 
 /// The sizes imgproxy gives in its own processing tests (its `processing_test.go`: fit, fill,
 /// fill-down, each alone, with enlarge, extend and extend-aspect-ratio, and its result-size limit

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Vignette
+import VignetteImgproxy
+import VignetteSupport
 
 /// imgproxy's options through the recipe and the pipeline, on generated geometry fixtures whose
 /// regions have distinct colours, so a wrong crop, gravity or offset shows in the pixels, not

@@ -4,6 +4,8 @@ import Logging
 import Testing
 import Vapor
 import Vignette
+import VignetteImgproxy
+import VignetteServer
 import VignetteVapor
 
 @Suite("VignetteVapor: the imgproxy-compatible server mounted under a prefix of a Vapor application")

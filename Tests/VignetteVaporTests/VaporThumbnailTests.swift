@@ -5,6 +5,7 @@ import NIOCore
 import Testing
 import Vapor
 import Vignette
+import VignetteServer
 import VignetteVapor
 
 /// A Vapor application of the test's own on 127.0.0.1 (a port from the kernel), with

@@ -15,6 +15,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Vignette", package: "Vignette"),
                 .product(name: "VignetteServer", package: "Vignette"),
+                .product(name: "VignetteHummingbird", package: "Vignette"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
     ],

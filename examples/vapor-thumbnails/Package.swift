@@ -14,6 +14,7 @@ let package = Package(
             name: "VaporThumbnails",
             dependencies: [
                 .product(name: "Vignette", package: "Vignette"),
+                .product(name: "VignetteServer", package: "Vignette"),
                 .product(name: "VignetteVapor", package: "Vignette"),
                 .product(name: "Vapor", package: "vapor"),
             ]),

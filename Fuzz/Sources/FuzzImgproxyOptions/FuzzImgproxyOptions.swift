@@ -1,5 +1,7 @@
 import FuzzSupport
 import Vignette
+import VignetteImgproxy
+import VignetteSupport
 
 /// libFuzzer target: an imgproxy URL's options and source as the library reads them
 /// (`ImgproxyOptions` into an `ImageRecipe`, its checks, its plan and its encoding choice, the

@@ -80,7 +80,7 @@ public struct FileDataLoader: DataLoading {
             let data = try await load()
             progress(Int64(data.count), Int64(data.count))
             return data
-        case .url(let url):
+        case .url(let url, _):
             throw DataLoadingError(.noLoader, "\(url): no loader for http(s) URLs is configured (use VignetteHTTP's loader)")
         }
     }

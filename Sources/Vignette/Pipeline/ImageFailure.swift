@@ -104,6 +104,10 @@ public struct ImageFailure: Sendable, Hashable, CustomStringConvertible {
     public static let sourceNotFound = ImageFailure(.notFound, reason: "source not found")
     /// 502: the source's server failed or could not be reached.
     public static let sourceFailed = ImageFailure(.badGateway, reason: "the source could not be fetched")
+    /// 400 saying `reason`: the request cannot be read or made as asked.
+    public static func badRequest(_ reason: String) -> ImageFailure { ImageFailure(.badRequest, reason: reason) }
+    /// 403 saying `reason`: the request or its source is not allowed.
+    public static func forbidden(_ reason: String) -> ImageFailure { ImageFailure(.forbidden, reason: reason) }
 }
 
 /// An error that knows how a client is answered for it (`ImageFailure`): its status, and a
@@ -117,6 +121,12 @@ public protocol ImageFailureConvertible: Error {
 extension ImageFailureConvertible {
     /// The HTTP status code this error deserves (`imageFailure.httpStatus`).
     public var httpStatus: Int { imageFailure.httpStatus }
+}
+
+extension ImageFailure: ImageFailureConvertible {
+    /// Itself: a front door throws an `ImageFailure` for what it refuses on its own (a URL that
+    /// cannot be read is 400, a bad signature 403), and it is answered as it says.
+    public var imageFailure: ImageFailure { self }
 }
 
 extension ImagePipelineError: ImageFailureConvertible {

@@ -1,5 +1,6 @@
-/// What imgproxy's `/info` endpoint is asked to report about a source, read from its info options
-/// (`size:1/exif:0/avg:1/bh:4:3/chs:sha256/…`, imgproxy's names and defaults), plus the recipe the
+/// What imgproxy's `/info` endpoint is asked to report about a source (imgproxy's names and
+/// defaults; `VignetteImgproxy` reads its info options, `size:1/exif:0/avg:1/bh:4:3/chs:sha256/…`,
+/// into one with `apply(_:delivery:)`), plus the recipe the
 /// pixel facts are computed from: `ImageRecipe.placeholder` (the image upright and fitted into
 /// 100 × 100, the same node as the `/placeholder` route's) with the options shared with image
 /// URLs applied to it (`max_src_resolution`, `max_src_file_size`, `cachebuster`, `expires`).
@@ -34,8 +35,6 @@ public struct ImageInfoOptions: Sendable, Hashable {
     public var hashsums: [String] = []
     /// What the pixel facts are computed from (see the type's documentation).
     public var recipe = ImageRecipe.placeholder
-    /// `expires` and the like, shared with image URLs.
-    public var delivery = ImgproxyOptions.Delivery()
 
     /// imgproxy's defaults: size, format, dimensions, EXIF, IPTC, XMP and video metadata on, the rest off.
     public init() {}
@@ -50,76 +49,6 @@ public struct ImageInfoOptions: Sendable, Hashable {
 
     /// Whether the answer needs the source's bytes in memory (not only its header).
     public var needsBytes: Bool { !hashsums.isEmpty }
-
-    /// Applies one `name:args` info option; `.invalidArgument` for an unknown option or a value
-    /// out of range (400), and for `detect_objects` asked for.
-    public mutating func apply(_ segment: Substring) throws(ImagingError) {
-        let parts = segment.split(separator: ":", omittingEmptySubsequences: false)
-        guard let name = parts.first, !name.isEmpty else { throw ImgproxyOptions.invalid("an empty option") }
-        let arguments = ImgproxyOptions.Arguments(option: String(name), values: Array(parts.dropFirst()))
-        func flag() throws(ImagingError) -> Bool {
-            try arguments.count(1...1)
-            return try arguments.flag(0)
-        }
-        switch arguments.option {
-        case "size", "s": size = try flag()
-        case "format", "f": format = try flag()
-        case "dimensions", "d": dimensions = try flag()
-        case "exif": exif = try flag()
-        case "iptc": iptc = try flag()
-        case "xmp": xmp = try flag()
-        case "video_meta", "vm": videoMeta = try flag()
-        case "colorspace", "cs": colourSpace = try flag()
-        case "bands": bands = try flag()
-        case "sample_format", "sf": sampleFormat = try flag()
-        case "pages_number", "pn": pagesNumber = try flag()
-        case "alpha", "a": alpha = try flag()
-        case "thumbhash", "thumb_hash", "th": thumbHash = try flag()
-        case "detect_objects", "do":
-            if try flag() { throw ImgproxyOptions.invalid("detect_objects needs an object-detection model, which Vignette does not have") }
-        case "crop", "c":
-            try arguments.count(1...5)
-            var scratch = ImageRecipe()
-            var delivery = ImgproxyOptions.Delivery()
-            try ImgproxyOptions().apply(segment, to: &scratch, delivery: &delivery)
-            crop = scratch.crop
-        case "palette", "p":
-            try arguments.count(1...1)
-            let colours = try arguments.integer(0, in: 0...256)
-            guard colours == 0 || colours >= 2 else { throw ImgproxyOptions.invalid("palette: 1 is not in 2–256") }
-            palette = colours
-        case "average", "avg":
-            try arguments.count(1...2)
-            average = try arguments.flag(0)
-            if arguments.has(1) { averageIgnoresTransparent = try arguments.flag(1) }
-        case "dominant_colors", "dc":
-            try arguments.count(1...2)
-            dominantColours = try arguments.flag(0)
-            if arguments.has(1) { buildMissingColours = try arguments.flag(1) }
-        case "blurhash", "bh":
-            try arguments.count(2...2)
-            blurHashX = try arguments.integer(0, in: 0...9)
-            blurHashY = try arguments.integer(1, in: 0...9)
-            if blurHashX == 0 || blurHashY == 0 { (blurHashX, blurHashY) = (0, 0) }
-        case "calc_hashsums", "chs":
-            var kinds: [String] = []
-            for value in arguments.values where !value.isEmpty {
-                guard Self.hashsumKinds.contains(String(value)) else {
-                    throw ImgproxyOptions.invalid("calc_hashsums: \(ImgproxyOptions.shown(String(value))) is not md5, sha1, sha256 or sha512")
-                }
-                if !kinds.contains(String(value)) { kinds.append(String(value)) }
-            }
-            hashsums = kinds
-        case "max_src_resolution", "msr", "max_src_file_size", "msfs", "cachebuster", "cb", "expires", "exp":
-            try ImgproxyOptions().apply(segment, to: &recipe, delivery: &delivery)
-        case "page", "pg":
-            // Pages other than the first are not read by /info yet: the first is what it reports.
-            try arguments.count(1...1)
-            guard try arguments.integer(0, in: 0...1_000_000) == 0 else { throw ImgproxyOptions.invalid("page: /info reads the first page only") }
-        default:
-            throw ImgproxyOptions.invalid("unknown info option \(ImgproxyOptions.shown(arguments.option))")
-        }
-    }
 
     /// A stable text of every option that changes the answer, for cache keys and ETags.
     public var identifier: String {

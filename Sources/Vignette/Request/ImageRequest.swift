@@ -168,8 +168,11 @@ extension ImageRequest {
     public enum Source: Sendable {
         /// A local file.
         case file(String)
-        /// An http(s) URL, loaded by the pipeline's `DataLoading`.
-        case url(URL)
+        /// An http(s) URL, loaded by the pipeline's `DataLoading`. `host`, when given, is sent as
+        /// the `Host` header instead of the URL's: a caller that resolved and checked the host
+        /// itself puts the checked address in the URL (so the connection goes to it, whatever the
+        /// DNS answers next) and the real host here. It is no part of the id.
+        case url(URL, host: String? = nil)
         /// Bytes produced by `load`; `id` names them for caches and coalescing.
         case data(id: String, load: @Sendable () async throws -> Data)
 
@@ -182,7 +185,7 @@ extension ImageRequest {
         public var id: String {
             switch self {
             case .file(let path): "file://\(path)" + FileIdentity.suffix(path)
-            case .url(let url): url.absoluteString
+            case .url(let url, _): url.absoluteString
             case .data(let id, _): id
             }
         }

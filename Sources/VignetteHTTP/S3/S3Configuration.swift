@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import VignetteSupport
 
 /// Where `s3://` sources are read from and with which credentials: AWS itself (virtual-hosted
 /// `https://BUCKET.s3.REGION.amazonaws.com/KEY`, path-style `https://s3.REGION.amazonaws.com/BUCKET/KEY`

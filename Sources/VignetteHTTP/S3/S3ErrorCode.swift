@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import NIOCore
+import VignetteSupport
 
 /// The `<Code>` of an S3 error response (`NoSuchKey`, `AccessDenied`, `SignatureDoesNotMatch`,
 /// `InvalidAccessKeyId`), read from at most the body's first 16 KiB. Nothing else of the body is

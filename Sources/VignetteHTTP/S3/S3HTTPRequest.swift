@@ -1,3 +1,5 @@
+import VignetteSupport
+
 /// An HTTP request to an S3 endpoint before it is signed: where it goes (scheme, host, port), the
 /// path already URI-encoded as Signature Version 4 wants it, and the query's parameters.
 package struct S3HTTPRequest: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import VignetteSupport
+
 /// One page of a ListObjectsV2 answer (asked for with `encoding-type=url`): the keys, and the
 /// token of the next page when the listing is truncated.
 struct S3ListingPage: Sendable, Equatable {

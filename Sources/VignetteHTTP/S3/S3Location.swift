@@ -1,3 +1,5 @@
+import VignetteSupport
+
 /// An object or a prefix in a bucket, as an `s3://BUCKET/KEY` URL names it (or `gs://BUCKET/KEY`,
 /// Google Cloud Storage's form, through its S3-compatible XML API).
 ///

@@ -1,4 +1,5 @@
 import Vignette
+import VignetteSupport
 
 /// Percent-encoding as AWS Signature Version 4 defines it ("URI-encode"): the unreserved
 /// characters A–Z a–z 0–9 `-` `_` `.` `~` are kept, every other byte of the UTF-8 form becomes

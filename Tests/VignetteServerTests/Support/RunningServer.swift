@@ -10,6 +10,8 @@ import ServiceLifecycle
 import Testing
 import TestTiming
 import Vignette
+import VignetteHummingbird
+import VignetteImgproxy
 import VignetteServer
 
 /// A `ThumbnailServer` listening on 127.0.0.1 (a port from the kernel) for one test, and a client.

@@ -2,6 +2,7 @@ import ChildProcess
 import Foundation
 import Testing
 @testable import Vignette
+import VignetteImgproxy
 
 /// Gain maps kept through JPEG results (Ultra HDR: hdrgm XMP + MPF): checked against ExifTool (the
 /// index and the metadata as it reads them) and against an Ultra HDR reconstruction written from

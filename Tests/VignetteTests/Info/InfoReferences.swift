@@ -2,6 +2,7 @@ import ChildProcess
 import Foundation
 import Testing
 import Vignette
+import VignetteImgproxy
 
 /// The independent readers `/info`'s tests compare with: ExifTool, the coreutils digests, libvips'
 /// `vipsheader`, and Pillow/NumPy in .venv-test.
@@ -42,7 +43,8 @@ enum InfoReferences {
     /// `pipeline.info` of the file at `path` with `options` ('/'-separated imgproxy info options), as an object.
     static func info(_ path: String, _ options: String, pipeline: ImagePipeline = ImagePipeline()) async throws -> [String: Any] {
         var parsed = ImageInfoOptions()
-        for segment in options.split(separator: "/") { try parsed.apply(segment) }
+        var delivery = ImgproxyOptions.Delivery()
+        for segment in options.split(separator: "/") { try parsed.apply(segment, delivery: &delivery) }
         let request = try parsed.recipe.request(for: .file(path))
         let text = try await pipeline.info(for: request, options: parsed)
         return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])

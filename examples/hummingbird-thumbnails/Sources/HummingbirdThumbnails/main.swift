@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Vignette
+import VignetteHummingbird
 import VignetteServer
 
 try ImagingRuntime.start()

@@ -1,5 +1,6 @@
 import Vapor
 import Vignette
+import VignetteServer
 import VignetteVapor
 
 try ImagingRuntime.start()

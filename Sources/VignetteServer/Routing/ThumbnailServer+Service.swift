@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import VignetteResponses
 
 extension ThumbnailServer {
     /// `/health`: 200 "ok" while the process answers.

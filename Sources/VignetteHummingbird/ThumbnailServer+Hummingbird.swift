@@ -8,7 +8,7 @@ import Logging
 import ServiceLifecycle
 import Tracing
 import Vignette
-@_exported import VignetteImgproxy
+import VignetteServer
 
 extension ThumbnailServer {
     /// The Hummingbird application: bind it and run it (`runService()`), or hand it to your own

@@ -1,7 +1,7 @@
 import Hummingbird
 import Logging
 import Vignette
-@_exported import VignetteResponses
+import VignetteServer
 
 extension Request {
     /// Vignette's one-image answers to this request, for a handler of your own:

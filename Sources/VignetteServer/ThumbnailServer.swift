@@ -6,20 +6,23 @@ import Foundation
 import Logging
 import Vignette
 import VignetteHTTP
+import VignetteImgproxy
 import VignetteRedis
-import VignetteResponses
 import VignetteSupport
 
 /// An imgproxy-compatible thumbnail server on Vignette's pipeline: image URLs in imgproxy's
 /// format, `/health`, `/ready` and Prometheus text at `/metrics`. This module holds what it does
-/// with no web framework in it; VignetteServer runs it on Hummingbird 2 (`application()`,
-/// `run()`, `addRoutes(to:prefix:)`) and VignetteVapor mounts it in a Vapor application.
+/// with no web framework in it; VignetteHummingbird runs it on Hummingbird 2 (`application()`,
+/// `run()`, `addRoutes(to:prefix:)`) and VignetteVapor mounts it in a Vapor application. Every
+/// image is answered through its `responder`, the one answer path a route of a user's own takes
+/// too.
 ///
 /// Every image request goes through one `ImagePipeline` (equal concurrent requests share one
 /// source fetch, one decode and one encode; results are cached in memory as encoded bytes, on
 /// disk when a cache folder is configured, and on Redis, shared between instances, when one is).
-/// Results in the memory cache are answered at once, and a request for a result being made in a
-/// slot joins that work; other requests go through an `Admission`: at most
+/// Results in the memory cache are answered at once, and a request for a result the pipeline is
+/// making already joins that work (the pipeline says which: `hasEncodedImageInMemory(for:as:)`,
+/// `isEncodedImageUnderWay(for:as:)`); other requests go through an `Admission`: at most
 /// `maxConcurrentRequests` with work under way, and a queue of those expected to get a slot within
 /// `maxQueueWait`; a request that would not be served in time is answered 503 at once.
 public final class ThumbnailServer: Sendable {
@@ -29,27 +32,26 @@ public final class ThumbnailServer: Sendable {
     public let pipeline: ImagePipeline
     /// The metrics served at `/metrics`.
     public let metrics: ServerMetrics
+    /// The one answer path every image request takes, with the server's caching ages and watermark.
+    public let responder: ImageResponder
     package let admission: Admission
-    package let underWay = ResultsUnderWay()
     package let sources: SourceResolver
     package let urls: ImageURLReader
     package let logger: Logger
-    /// The configured watermark, decoded once.
-    package let watermark: ImageRecipe.WatermarkImage?
 
     /// A server for `configuration`, logging to `logger`.
     /// - Throws: `ImagingError` when the cache folder cannot be created, the local root is not a
     ///   folder, or the signing key or salt is not hex.
     public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "vignette.server")) throws {
-        if ImageURLReader.hasBadKey(configuration) {
-            throw ImagingError(.invalidArgument, "the signing key and salt must be hex, and the key not empty")
-        }
+        urls = try ImageURLReader(
+            signatureKey: configuration.signatureKey, signatureSalt: configuration.signatureSalt, presets: configuration.presets,
+            limits: configuration.decodingLimits)
         if let root = configuration.localRoot, LocalSourceResolver(root: root) == nil {
             throw ImagingError(.invalidArgument, "the local root \(root) is not a folder")
         }
         self.configuration = configuration
         self.logger = logger
-        watermark = try configuration.watermarkPath.map { path throws(ImagingError) in
+        let watermark = try configuration.watermarkPath.map { path throws(ImagingError) in
             try ImageRecipe.WatermarkImage(data: InputFile.read(path, limits: configuration.decodingLimits), limits: configuration.decodingLimits)
         }
         let metrics = ServerMetrics()
@@ -58,7 +60,6 @@ public final class ThumbnailServer: Sendable {
             slots: configuration.maxConcurrentRequests, maxQueueWait: configuration.queueWaitTarget,
             timeout: configuration.requestTimeout, maxWaiting: configuration.waitingLimit, onRefusal: { metrics.shed() })
         sources = SourceResolver(configuration: configuration)
-        urls = ImageURLReader(configuration: configuration)
         // No redirects: each hop would need its own address check (server-side request forgery).
         let loaderConfiguration = HTTPDataLoader.Configuration(maximumRedirects: 0, s3: configuration.s3)
         var pipelineConfiguration = ImagePipeline.Configuration(
@@ -75,5 +76,7 @@ public final class ThumbnailServer: Sendable {
             pipelineConfiguration.sharedCache = RedisDataCache(configuration: redis, logger: logger, metricsFactory: metrics.metricsFactory)
         }
         pipeline = ImagePipeline(configuration: pipelineConfiguration)
+        responder = ImageResponder(
+            pipeline: pipeline, maxAge: configuration.cacheMaxAge, failureMaxAge: configuration.errorCacheMaxAge, watermark: watermark)
     }
 }

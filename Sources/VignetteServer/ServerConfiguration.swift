@@ -1,7 +1,6 @@
 import Vignette
 import VignetteHTTP
 import VignetteRedis
-import VignetteResponses
 
 /// What `vignette serve` (and `ThumbnailServer`) listens on, what it serves and how much it takes on.
 public struct ServerConfiguration: Sendable {

@@ -1,30 +1,17 @@
 import Vignette
-import VignetteResponses
 
 /// What an image URL asks for, once parsed and checked: the source, as the URL gave it
 /// (`local:///…` or an http(s) URL), the recipe its options make, and how the result is delivered.
-struct ImageOrder: Sendable {
-    var source: String
-    var recipe: ImageRecipe
-    var delivery = ImgproxyOptions.Delivery()
-}
-
-extension ImageOrder {
-    /// The pipeline's encoding: the format the recipe names, else the one negotiated from
-    /// `Accept` (then the response varies with `Accept`).
-    func encoding(accept: String?) throws(ServerFailure) -> (encoding: OutputEncoding, negotiated: Bool) {
-        do {
-            return try recipe.encoding(accepting: FormatNegotiation(accept: accept).accepted)
-        } catch {
-            throw ServerFailure(recipe: error)
-        }
-    }
+package struct ImageOrder: Sendable {
+    package var source: String
+    package var recipe: ImageRecipe
+    package var delivery = ImgproxyOptions.Delivery()
 }
 
 extension ImageOrder {
     /// `Content-Disposition` for `filename` and `return_attachment`: the name given, or the
     /// source's last path component, with the result's extension; nil when neither is asked for.
-    func contentDisposition(format: ImageFormat?) -> String? {
+    package func contentDisposition(format: ImageFormat?) -> String? {
         guard delivery.filename != nil || delivery.returnAttachment else { return nil }
         var name = delivery.filename ?? ImageOrder.lastComponent(of: source)
         if delivery.filename == nil, let format {

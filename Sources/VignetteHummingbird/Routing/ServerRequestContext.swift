@@ -1,4 +1,5 @@
 import Hummingbird
+import VignetteServer
 
 /// The request context of the server's own application: Hummingbird's basic context, and the
 /// connection's `ClientDisconnect` (from the `ClientDisconnectHandler` that `application()` puts on

@@ -9,7 +9,6 @@ import Glibc
 import Vignette
 import VignetteSupport
 import VignetteHTTP
-import VignetteResponses
 
 /// Turns a URL's source (`local:///path`, `http://…`, `https://…`, `s3://…`) into what the
 /// pipeline loads, or refuses it: local files only under the root, http(s) and s3 only under an
@@ -27,24 +26,14 @@ import VignetteResponses
 package struct SourceResolver: Sendable {
     /// What a source resolved to.
     struct Resolved: Sendable {
+        /// What the pipeline loads: for an http source pinned to its checked address, that
+        /// address's URL with the real `Host` in it (`ImageRequest.Source.url(_:host:)`).
         let source: ImageRequest.Source
         /// The file's modification time, for `Last-Modified` (local files only).
         let modified: Int?
-        /// For an http source pinned to its checked address: the source as given (the image id,
-        /// so keys and ETags do not depend on the address) and its `Host` header.
-        var pinned: (original: String, host: String)?
-
-        /// The pipeline request that makes `recipe` of the source.
-        func request(
-            _ recipe: ImageRecipe, limits: DecodingLimits, watermark: ImageRecipe.WatermarkImage? = nil
-        ) throws(ServerFailure) -> ImageRequest {
-            var request: ImageRequest
-            do { request = try recipe.request(for: source, imageID: pinned?.original, limits: limits, watermark: watermark) } catch {
-                throw ServerFailure(recipe: error)
-            }
-            if let pinned { request.userInfo[HTTPDataLoader.hostHeaderKey] = pinned.host }
-            return request
-        }
+        /// For a pinned source, the source as given: the image id, so keys and ETags do not
+        /// depend on the address; nil otherwise.
+        var imageID: String?
     }
 
     let local: LocalSourceResolver?
@@ -60,38 +49,38 @@ package struct SourceResolver: Sendable {
     }
 
     /// What the pipeline loads for `source`.
-    /// - Throws: `ServerFailure` for a source refused (400, 403, 404), `LookupFailure` when the
+    /// - Throws: `ImageFailure` for a source refused (400, 403, 404), `LookupFailure` when the
     ///   host's name cannot be resolved (502).
     func resolve(_ source: String) async throws -> Resolved {
         let lowered = source.lowercased()
         if lowered.hasPrefix("local://") {
-            guard let local else { throw ServerFailure.forbidden("local sources are not enabled") }
+            guard let local else { throw ImageFailure.forbidden("local sources are not enabled") }
             let path = String(source.dropFirst("local://".count))
             do throws(LocalSourceResolver.Refusal) {
                 let file = try local.resolve(path)
                 return Resolved(source: .file(file), modified: HTTPDate.modificationTime(ofFile: file))
             } catch {
-                throw ServerFailure(error.imageFailure)
+                throw error.imageFailure
             }
         }
         if S3Location.hasScheme(source) { return try resolveS3(source) }
         guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else {
-            throw ServerFailure.badRequest("the source must be local:///, http://, https:// or s3://")
+            throw ImageFailure.badRequest("the source must be local:///, http://, https:// or s3://")
         }
         guard allowedPrefixes.isEmpty || allowedPrefixes.contains(where: { source.hasPrefix($0) }) else {
-            throw ServerFailure.forbidden("the source is not under an allowed prefix")
+            throw ImageFailure.forbidden("the source is not under an allowed prefix")
         }
         guard let url = URL(string: source), let host = url.host, !host.isEmpty else {
-            throw ServerFailure.badRequest("the source URL is not valid")
+            throw ImageFailure.badRequest("the source URL is not valid")
         }
         if !allowsLocalNetworks {
             let addresses = try await SourceResolver.addresses(of: host)
-            guard let first = addresses.first else { throw ServerFailure(status: 502, "the source host could not be resolved") }
+            guard let first = addresses.first else { throw ImageFailure(.badGateway, reason: "the source host could not be resolved") }
             guard addresses.allSatisfy({ !$0.kind.isRefusedByDefault }) else {
-                throw ServerFailure.forbidden("the source is on a local network")
+                throw ImageFailure.forbidden("the source is on a local network")
             }
             if lowered.hasPrefix("http://"), let pinned = SourceResolver.pin(url, to: first.literal) {
-                return Resolved(source: .url(pinned.url), modified: nil, pinned: (source, pinned.host))
+                return Resolved(source: .url(pinned.url, host: pinned.host), modified: nil, imageID: source)
             }
         }
         return Resolved(source: .url(url), modified: nil)

@@ -1,3 +1,6 @@
+import Vignette
+import VignetteSupport
+
 /// imgproxy's processing options (`rs:fill:300:200/g:sm/q:75`) read into an `ImageRecipe`: the
 /// server's URLs and `vignette thumbnail --options` both parse with it. Options go by full name or
 /// imgproxy's short name; omitted arguments keep their values; booleans are `1/t/true` and

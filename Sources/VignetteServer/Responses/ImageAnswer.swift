@@ -7,7 +7,7 @@ import Vignette
 
 /// An HTTP answer for one image, with no web framework in it: the status, the headers in order
 /// and the body. `ImageResponder.respond(to:recipe:accept:ifNoneMatch:logger:)` makes them;
-/// VignetteServer (Hummingbird) and VignetteVapor turn them into their framework's response.
+/// VignetteHummingbird and VignetteVapor turn them into their framework's response.
 public struct ImageAnswer: Sendable {
     /// The HTTP status code: 200, 304, or the failure's.
     public var status: Int
@@ -58,10 +58,10 @@ public struct ImageAnswer: Sendable {
     }
 
     /// The answer to `failure`: its status and its reason as text, cached for `maxAge` seconds,
-    /// with `Retry-After` when the status is 503.
-    public init(failure: ImageFailure, maxAge: Int) {
+    /// with `Retry-After: retryAfter` when the status is 503.
+    public init(failure: ImageFailure, maxAge: Int, retryAfter: Int = 1) {
         self = ImageAnswer.text(failure.httpStatus, failure.reason, maxAge: maxAge)
-        if failure.status == .serviceUnavailable { headers.append(("Retry-After", "1")) }
+        if failure.status == .serviceUnavailable { headers.append(("Retry-After", String(retryAfter))) }
         self.failure = failure
     }
 }

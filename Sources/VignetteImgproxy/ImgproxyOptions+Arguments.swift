@@ -1,3 +1,6 @@
+import Vignette
+import VignetteSupport
+
 extension ImgproxyOptions {
     /// One option's arguments, read by position with imgproxy's forms; errors name the option.
     struct Arguments {

@@ -1,3 +1,6 @@
+import Vignette
+import VignetteSupport
+
 extension ImgproxyOptions {
     /// The options of an imgproxy URL about the response rather than the image: when the URL
     /// expires, the file name and disposition, and whether the source is sent as it is.

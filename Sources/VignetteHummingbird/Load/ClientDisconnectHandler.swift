@@ -1,5 +1,6 @@
 import NIOCore
 import VignetteCodecs
+import VignetteServer
 import VignetteSupport
 
 /// A channel handler of the server's HTTP/1 connections that tells the requests on it when the

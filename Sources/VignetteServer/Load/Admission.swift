@@ -19,7 +19,7 @@ import VignetteSupport
 /// Waiters get their turn oldest first; a waiter whose task is cancelled (its client went away, or
 /// its time ran out) leaves the queue.
 package final class Admission: Sendable {
-    /// Why a request was not admitted.
+    /// Why a request was not admitted: 503 either way.
     package enum Refusal: Error, Sendable, Equatable {
         /// It would not be served in time, or the queue is at `maxWaiting`: try again after
         /// `retryAfter` seconds (when the queue is expected to have drained enough).
@@ -197,6 +197,16 @@ package final class Admission: Sendable {
         for (waiter, refusal) in refused {
             onRefusal()
             waiter.continuation.resume(throwing: refusal)
+        }
+    }
+}
+
+extension Admission.Refusal: ImageFailureConvertible {
+    /// 503: "overloaded, retry later", or the library's answer to stopped work when cancelled.
+    package var imageFailure: ImageFailure {
+        switch self {
+        case .overloaded: ImageFailure(.serviceUnavailable, reason: "overloaded, retry later")
+        case .cancelled: .stopped
         }
     }
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Vignette
 import VignetteHTTP
 
 extension SourceResolver {
@@ -10,7 +11,7 @@ extension SourceResolver {
     /// when S3 is not configured or the source is not under an allowed prefix, 400 when it is not a
     /// valid object URL. It goes to the configured endpoint only, so no address check applies: the
     /// URL chooses the bucket and the key, never the host (the loader signs and sends it there).
-    func resolveS3(_ source: String) throws(ServerFailure) -> Resolved {
+    func resolveS3(_ source: String) throws(ImageFailure) -> Resolved {
         guard let s3 else { throw .forbidden("s3 sources are not enabled") }
         let location: S3Location
         do { location = try S3Location(parsing: source) } catch { throw .badRequest("the s3 source is not valid: \(error.description)") }

@@ -2,6 +2,7 @@ import Hummingbird
 import Logging
 import Vignette
 import VignetteImgproxy
+import VignetteServer
 import VignetteSupport
 
 extension ThumbnailServer {
