@@ -30,11 +30,11 @@ public struct LoopbackHTTPClient: Sendable {
         public var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    /// A client of its own for the server on `port`.
-    public init(port: Int) {
+    /// A client of its own for the server on `port`, with up to `connections` at once.
+    public init(port: Int, connections: Int = 64) {
         var configuration = HTTPClient.Configuration()
         // 50 equal requests are meant to be in flight together, not 8 at a time.
-        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
         configuration.timeout.connect = .seconds(60)
         self.init(port: port, client: HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPClient
 import LoopbackHTTPServer
 import TestTiming
 import Testing
@@ -33,6 +34,39 @@ struct AdmissionServerTests {
             #expect(metrics.values("vignette_admission_queue_length") == [0])
             #expect(metrics.types["vignette_admission_expected_wait_seconds"] == "gauge")
             #expect((metrics.values("vignette_admission_service_time_seconds").first ?? 0) > 0)
+        }
+    }
+
+    @Test("a burst sized from measured work, every request at once on its own connection, is served whole when its work fits the queue-wait target")
+    func measuredBurst() async throws {
+        // The default timeout (30 s) and queue-wait target (half of it).
+        try await RunningServer.with { running in
+            let wide = LoopbackHTTPClient(port: running.port, connections: 500)
+            func burst(_ count: Int, from first: Int) async throws -> [Int] {
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for index in first..<(first + count) {
+                        group.addTask { try await wide.get("/insecure/rs:fit:\(20 + index):\(20 + index)/plain/local:///baseline.jpg@jpg").status }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+            }
+            do {
+                // What one thumbnail costs this server now, at full load: 40 distinct at once.
+                _ = try await burst(4, from: 0)
+                let started = ContinuousClock.now
+                #expect(try await burst(40, from: 4) == Array(repeating: 200, count: 40))
+                let perRequest = (ContinuousClock.now - started) / 40
+                // A burst whose whole work is a third of the 15 s target, at most 500 at once.
+                let count = max(40, min(500, Int(Duration.seconds(5) / perRequest)))
+                let statuses = try await burst(count, from: 100)
+                #expect(Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count) == [200: count], "\(count) requests at \(perRequest) each")
+                let metrics = try await Self.metrics(running)
+                #expect(metrics.values("vignette_admission_shed_total") == [0])
+            } catch {
+                try? await wide.shutdown()
+                throw error
+            }
+            try await wide.shutdown()
         }
     }
 

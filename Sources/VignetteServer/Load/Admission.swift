@@ -9,12 +9,14 @@ import VignetteSupport
 /// `Retry-After`), since it would not be served in time. A burst of cheap requests is thus queued
 /// whole, and a burst of expensive ones is refused beyond what the slots can do in time.
 ///
-/// The service time is how long a request holds its slot, averaged over the recent ones (an
-/// exponentially weighted mean). Before any request has finished nothing is known of it, and
-/// requests are queued up to `maxWaiting`; whenever a request finishes and the estimate changes,
-/// the waiters at the end of the queue that would no longer be served within `timeout` of their
-/// arrival are refused then, rather than left to time out. `maxWaiting` bounds the queue whatever
-/// the estimate, as a memory bound.
+/// The service time is how long a request holds its slot: the median of the most recent ones, so
+/// that a few slow requests (the first ones of a cold process, one huge source) do not make a
+/// queue of cheap work look as if it could not be served. Before any request has finished nothing
+/// is known of it, and requests are queued up to `maxWaiting`. A request already queued is refused
+/// only when its time has really run out: when, even if it took a slot now, it would not finish
+/// within `timeout` of its arrival (then it is refused rather than left to time out), never on an
+/// estimate of the queue ahead of it. `maxWaiting` bounds the queue whatever the estimate, as a
+/// memory bound.
 ///
 /// Waiters get their turn oldest first; a waiter whose task is cancelled (its client went away, or
 /// its time ran out) leaves the queue.
@@ -53,7 +55,9 @@ package final class Admission: Sendable {
         var running: [UInt64: ContinuousClock.Instant] = [:]
         var waiting: [Waiter] = []
         var nextID: UInt64 = 0
-        /// The weighted mean of recent slot-holding times, in seconds; nil before the first.
+        /// The most recent slot-holding times, in seconds, oldest first (at most `recentCount`).
+        var recent: [Double] = []
+        /// Their median; nil before the first.
         var serviceSeconds: Double?
     }
 
@@ -66,8 +70,8 @@ package final class Admission: Sendable {
     package let timeout: Duration
     /// Requests that may wait whatever their expected wait.
     package let maxWaiting: Int
-    /// Weight of the newest slot-holding time in the service time's mean.
-    static let weight = 0.1
+    /// How many recent slot-holding times the service time is the median of.
+    static let recentCount = 31
     private let onRefusal: @Sendable () -> Void
     private let state = Locked(State())
 
@@ -168,14 +172,15 @@ package final class Admission: Sendable {
     }
 
     /// Frees `ticket`'s slot: its holding time goes into the service time, the oldest waiter (if
-    /// any) takes the slot, and the waiters at the end of the queue that would no longer be served
-    /// in time are refused.
+    /// any) takes the slot, and the waiters that could no longer finish in time are refused.
     private func leave(_ ticket: UInt64) {
         let now = ContinuousClock.now
         let (next, refused) = state.withLock { state -> (Waiter?, [(Waiter, Refusal)]) in
             if let started = state.running.removeValue(forKey: ticket) {
-                let held = (now - started).seconds
-                state.serviceSeconds = state.serviceSeconds.map { $0 + Self.weight * (held - $0) } ?? held
+                state.recent.append((now - started).seconds)
+                if state.recent.count > Self.recentCount { state.recent.removeFirst() }
+                let sorted = state.recent.sorted()
+                state.serviceSeconds = sorted[sorted.count / 2]
             }
             var next: Waiter?
             if !state.waiting.isEmpty {
@@ -183,13 +188,12 @@ package final class Admission: Sendable {
                 state.running[waiter.id] = now
                 next = waiter
             }
+            // Those whose time has run out even if they took a slot now, newest first.
             var refused: [(Waiter, Refusal)] = []
-            let service = state.serviceSeconds ?? 0
-            while let last = state.waiting.last {
-                let start = expectedStart(position: state.waiting.count, state)
-                guard now + .seconds(start + service) > last.arrived + timeout else { break }
-                state.waiting.removeLast()
-                refused.append((last, .overloaded(retryAfter: retryAfter(expectedStart: start))))
+            let service = Duration.seconds(state.serviceSeconds ?? 0)
+            for index in state.waiting.indices.reversed() where now + service > state.waiting[index].arrived + timeout {
+                let start = expectedStart(position: index + 1, state)
+                refused.append((state.waiting.remove(at: index), .overloaded(retryAfter: retryAfter(expectedStart: start))))
             }
             return (next, refused)
         }
