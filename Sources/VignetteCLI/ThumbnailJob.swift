@@ -50,7 +50,7 @@ struct ThumbnailJob: Sendable {
     /// images with alpha), and for `auto` animated WebP for animated inputs (`--frames all`); its
     /// id names every setting in the cache key.
     static func encoding(of recipe: ImageRecipe) throws(ImagingError) -> OutputEncoding {
-        let encoding = try recipe.encoding().encoding
+        let encoding = try recipe.encoding()
         return recipe.format == nil ? encoding.keepingAnimation(as: try recipe.encodingFormat(.webp)) : encoding
     }
 

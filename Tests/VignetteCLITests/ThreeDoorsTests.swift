@@ -48,7 +48,7 @@ struct ThreeDoorsTests {
             let path = CLI.fixtures.appendingPathComponent(fixture).path
             // The library.
             let recipe = try ImgproxyOptions().recipe(options)
-            let library = try await pipeline.encodedImage(for: recipe.request(for: .file(path)), as: recipe.encoding().encoding).image.data
+            let library = try await pipeline.encodedImage(for: recipe.request(for: .file(path)), as: recipe.encoding()).image.data
             // The command line.
             let folder = try CLI.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: folder) }

@@ -162,7 +162,7 @@ struct ImgproxyURLTests {
         let widthOnly = try plan("w:300").thumbnail
         // A side of 0 is imgproxy's: the thumbnail leaves it to the other side's scale.
         #expect(widthOnly.width == 300 && widthOnly.height == 0 && widthOnly.allowsZeroSides && widthOnly.fit == .inside)
-        #expect(try order("q:40/f:webp").recipe.encoding(accepting: []).encoding == .fixed(.webp(WebPOptions(quality: 40))))
+        #expect(try order("q:40/f:webp").recipe.encoding(accepting: []) == .fixed(.webp(WebPOptions(quality: 40))))
         #expect(try plan("bg:ffffff").processors.map(\.identifier) == ["flatten(255.0,255.0,255.0)"])
         // Rotation turns the box first (imgproxy rotates before resizing); then sharpen, flatten onto
         // the background, extend (the order `vignette thumbnail` uses: both plan with ImageRecipe).

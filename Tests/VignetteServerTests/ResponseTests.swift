@@ -14,7 +14,7 @@ struct ResponseTests {
         func encoding(_ accept: String, quality: Int? = nil) throws -> OutputEncoding {
             var recipe = ImageRecipe()
             recipe.quality = quality
-            return try recipe.encoding(accepting: FormatNegotiation(accept: accept).accepted).encoding
+            return try recipe.encoding(accepting: FormatNegotiation(accept: accept).accepted)
         }
         #expect(try encoding(browser) == .fixed(.avif(HEIFOptions(quality: 50))))
         #expect(try encoding("image/webp,*/*", quality: 70) == .fixed(.webp(WebPOptions(quality: 70))))

@@ -134,17 +134,17 @@ struct ImageRecipeTests {
         }
         #expect(try tuned.encodingFormat(.jpeg) == .jpeg(JPEGOptions(quality: 60)))
         #expect(try tuned.encodingFormat(.webp) == .webp(WebPOptions(quality: 70)))
-        #expect(try tuned.encoding(accepting: [.webp, .avif]).encoding == .fixed(.avif(HEIFOptions(quality: 60))))
-        #expect(try tuned.encoding(accepting: [.webp]).encoding == .fixed(.webp(WebPOptions(quality: 70))))
-        #expect(try plain.encoding().encoding == .jpegOrPNG())
-        #expect(try plain.encoding().negotiated && !(try recipe { $0.format = .png }.encoding().negotiated))
+        #expect(try tuned.encoding(accepting: [.webp, .avif]) == .fixed(.avif(HEIFOptions(quality: 60))))
+        #expect(try tuned.encoding(accepting: [.webp]) == .fixed(.webp(WebPOptions(quality: 70))))
+        #expect(try plain.encoding() == .jpegOrPNG())
+        #expect(plain.negotiatesFormat && !recipe { $0.format = .png }.negotiatesFormat)
         #expect(recipe { $0.alphaFormat = .webp }.outputFormat(hasAlpha: true) == .webp)
         #expect(plain.outputFormat(hasAlpha: true) == .png && plain.outputFormat(hasAlpha: false) == .jpeg)
         #expect(throws: ImagingError.self) { try recipe { $0.format = ImageFormat(rawValue: "pcx") }.encoding() }
-        #expect(try recipe { $0.format = .jxl }.encoding().encoding == .fixed(.jxl(JXLOptions(quality: 80))))
-        #expect(try recipe { $0.format = .tiff }.encoding().encoding == .fixed(.tiff(TIFFOptions())))
-        #expect(try recipe { $0.format = .ico }.encoding().encoding == .fixed(.ico))
-        #expect(try plain.encoding(accepting: [.jxl, .tiff, .bmp]).encoding == .jpegOrPNG())  // JXL only when asked for
+        #expect(try recipe { $0.format = .jxl }.encoding() == .fixed(.jxl(JXLOptions(quality: 80))))
+        #expect(try recipe { $0.format = .tiff }.encoding() == .fixed(.tiff(TIFFOptions())))
+        #expect(try recipe { $0.format = .ico }.encoding() == .fixed(.ico))
+        #expect(try plain.encoding(accepting: [.jxl, .tiff, .bmp]) == .jpegOrPNG())  // JXL only when asked for
         let kept = recipe { $0.stripMetadata = false }
         #expect(try kept.encodingFormat(.jpeg) == .jpeg(JPEGOptions(quality: 80, keepMetadata: true)))
     }

@@ -123,7 +123,7 @@ struct RecipeOptionsTests {
         let path = Files.fixture("baseline.jpg")
         func bytes(_ options: String) async throws -> Int {
             let recipe = try ImgproxyOptions().recipe(options)
-            return try await pipeline.encodedImage(for: recipe.request(for: .file(path)), as: recipe.encoding().encoding).image.data.count
+            return try await pipeline.encodedImage(for: recipe.request(for: .file(path)), as: recipe.encoding()).image.data.count
         }
         let full = try await bytes("rs:fit:300:300/f:jpg/q:95")
         let limited = try await bytes("rs:fit:300:300/f:jpg/q:95/mb:\(full / 3)")

@@ -54,20 +54,24 @@ extension ImageRecipe {
 
     /// The output encoding: `format` when the recipe names one; otherwise AVIF when `accepting`
     /// holds it, else WebP when it holds that, else JPEG for opaque images and `alphaFormat` for
-    /// images with alpha. `negotiated` says the choice depended on `accepting` (a server's
-    /// response then varies with `Accept`). The encoding's id names every setting, for cache keys.
-    public func encoding(accepting: Set<ImageFormat> = []) throws(ImagingError) -> (encoding: OutputEncoding, negotiated: Bool) {
-        let (encoding, negotiated) = try chosenEncoding(accepting: accepting)
+    /// images with alpha (then the choice depends on `accepting`: `negotiatesFormat`). The
+    /// encoding's id names every setting, for cache keys.
+    public func encoding(accepting: Set<ImageFormat> = []) throws(ImagingError) -> OutputEncoding {
+        let encoding = try chosenEncoding(accepting: accepting)
         let fitted = maxBytes > 0 ? encoding.fitting(in: maxBytes) : encoding
-        return (fitted.keepingGainMap(keepGainMap), negotiated)
+        return fitted.keepingGainMap(keepGainMap)
     }
 
-    private func chosenEncoding(accepting: Set<ImageFormat>) throws(ImagingError) -> (encoding: OutputEncoding, negotiated: Bool) {
-        if format == .svg { return (.sanitizedSVG, false) }
-        if let format { return (.fixed(try encodingFormat(format)), false) }
+    /// Whether `encoding(accepting:)` chooses the format from what the client accepts: the recipe
+    /// names none (a server's response then varies with `Accept`).
+    public var negotiatesFormat: Bool { format == nil }
+
+    private func chosenEncoding(accepting: Set<ImageFormat>) throws(ImagingError) -> OutputEncoding {
+        if format == .svg { return .sanitizedSVG }
+        if let format { return .fixed(try encodingFormat(format)) }
         for preferred in [ImageFormat.avif, .webp] where accepting.contains(preferred) {
-            return (.fixed(try encodingFormat(preferred)), true)
+            return .fixed(try encodingFormat(preferred))
         }
-        return (opaqueOrAlpha, true)
+        return opaqueOrAlpha
     }
 }

@@ -118,8 +118,8 @@ public struct ImageResponder: Sendable {
     package func plan(_ recipe: ImageRecipe, source: ImageRequest.Source, imageID: String? = nil, accept: String?) throws(ImageFailure) -> Plan {
         let request = try self.request(recipe, source: source, imageID: imageID)
         do throws(ImagingError) {
-            let chosen = try recipe.encoding(accepting: FormatNegotiation(accept: accept).accepted)
-            return Plan(request: request, encoding: chosen.encoding, negotiated: chosen.negotiated)
+            let encoding = try recipe.encoding(accepting: FormatNegotiation(accept: accept).accepted)
+            return Plan(request: request, encoding: encoding, negotiated: recipe.negotiatesFormat)
         } catch {
             throw ImageFailure(recipe: error)
         }

@@ -40,7 +40,7 @@ struct GainMapTests {
     /// `recipe`'s result for the file at `path`, through a pipeline.
     static func result(_ path: String, _ recipe: ImageRecipe) async throws -> EncodedImage {
         let pipeline = ImagePipeline.testing(loader: CountingLoader())
-        return try await pipeline.encodedImage(for: recipe.request(for: .file(path)), as: recipe.encoding().encoding).image
+        return try await pipeline.encodedImage(for: recipe.request(for: .file(path)), as: recipe.encoding()).image
     }
 
     struct PSNRCase: Codable {
