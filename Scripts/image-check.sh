@@ -86,9 +86,11 @@ packages=$(sed -e 's/#.*//' "$packages_file" | xargs)
 
 echo "== root filesystem: Debian $suite minbase + $packages_file ($(wc -w <<<"$packages") packages)"
 printf '   %s\n' "${sources[@]}"
-# debian:bookworm-slim's dpkg exclusions (docs but their copyright files, man and info pages,
-# locales), so that the size is the image's.
+# As debian:bookworm-slim is made: merged /usr set up as debootstrap does (the usr-is-merged
+# package, not usrmerge and the perl it needs), and its dpkg exclusions (docs but their copyright
+# files, man and info pages, locales), so that the size and package count are the image's.
 if ! mmdebstrap --mode=root --variant=minbase --format=directory \
+    --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
     --aptopt='APT::Install-Recommends "false"' \
     --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
     --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
