@@ -5,8 +5,8 @@
 # also come as environment variables (--env-file deploy/vignette.env). `make image-check` builds
 # this runtime stage's root filesystem without Docker and checks the server in it.
 
-# Swift 6.3, the toolchain the repository is built and measured with (the pinned dependencies
-# need tools version 6.2 or newer).
+# Swift 6.3, the toolchain the repository is built and measured with (the dependency versions
+# it resolves today need tools version 6.2 or newer, so swift:6.1 is not enough).
 ARG SWIFT_IMAGE=swift:6.3-bookworm
 
 FROM ${SWIFT_IMAGE} AS build
