@@ -24,6 +24,7 @@ struct VignetteCommand: AsyncParsableCommand {
     static func main() async {
         // Before any thread runs: libvips starts without its untrusted modules (see ImagingRuntime.start).
         try? ImagingRuntime.start()
+        RuntimeSwitches.apply()
         unblockStopSignals()
         do {
             var command = try parseAsRoot()

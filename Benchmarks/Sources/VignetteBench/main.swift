@@ -39,6 +39,7 @@ guard let command = arguments.first else {
 
 do {
     let rest = arguments.dropFirst()
+    Runtime.applyJPEGDecoderSwitches()
     let output: String
     switch command {
     case "jpeg-task":

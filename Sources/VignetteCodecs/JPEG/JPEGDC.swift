@@ -37,23 +37,6 @@ package enum JPEGDC {
         case none, sequential, progressive
     }
 
-    /// False when the environment says `VIGNETTE_JPEG_FAST_DC=0` (for comparisons): then no own
-    /// decoder runs, at any scale; read once.
-    static let isEnabledByEnvironment: Bool = {
-        guard let value = getenv("VIGNETTE_JPEG_FAST_DC") else { return true }
-        return String(cString: value) != "0"
-    }()
-
-    /// Whether the thumbnail route takes the reduced-scale decoders (1/4 and 1/2; sequential and
-    /// progressive files) by default: where they run vectorised (`vgn_jpeg_scaled_vectorised`:
-    /// x86-64 with AVX2 and BMI2), where they are faster than libjpeg-turbo's own reduced decode;
-    /// `VIGNETTE_JPEG_OWN_SCALED=0` turns them off and `=1` on (the sequential one's scalar code is
-    /// slower than libjpeg-turbo at 1/2); read once.
-    static let scaledIsEnabledByEnvironment: Bool = {
-        guard let value = getenv("VIGNETTE_JPEG_OWN_SCALED") else { return vgn_jpeg_scaled_vectorised() == 1 }
-        return String(cString: value) != "0"
-    }()
-
     /// The path `data` would take, from its markers up to the frame header.
     package static func kind(of data: Data) -> Kind {
         let kind = data.withUnsafeBytes { raw in vgn_jpeg_dc_kind(raw.bindMemory(to: UInt8.self).baseAddress, raw.count) }

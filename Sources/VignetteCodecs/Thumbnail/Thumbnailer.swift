@@ -30,13 +30,12 @@ public struct Thumbnailer: Sendable {
     /// `vips_resize` (what Vignette did before its own reducer; for comparisons in tests).
     var resampler = Resampler.automatic
     /// Whether the planar route decodes JPEGs with Vignette's own decoders (`JPEGDC`: at 1/8 from
-    /// their DC coefficients, at 1/4 and 1/2 through the reduced-scale decoders) where it can; off
-    /// with `VIGNETTE_JPEG_FAST_DC=0`, or here, for comparisons.
-    var jpegFastDC = JPEGDC.isEnabledByEnvironment
+    /// their DC coefficients, at 1/4 and 1/2 through the reduced-scale decoders) where it can:
+    /// `ImagingRuntime.usesOwnJPEGDecoders` when made, or set here, for comparisons.
+    var jpegFastDC = ImagingRuntime.usesOwnJPEGDecoders
     /// Whether the 1/4 and 1/2 decodes take Vignette's reduced-scale decoders (with `jpegFastDC`):
-    /// on where they run vectorised (AVX2 and BMI2), where they are faster than libjpeg-turbo's;
-    /// `VIGNETTE_JPEG_OWN_SCALED=0` turns it off (`=1` on), or here, for comparisons.
-    var jpegOwnScaled = JPEGDC.scaledIsEnabledByEnvironment
+    /// `ImagingRuntime.usesOwnScaledJPEGDecoder` when made, or set here, for comparisons.
+    var jpegOwnScaled = ImagingRuntime.usesOwnScaledJPEGDecoder
 
     enum Resampler: Sendable {
         case automatic, libvips
