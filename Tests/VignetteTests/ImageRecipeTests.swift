@@ -39,7 +39,7 @@ struct ImageRecipeTests {
         ])
         let padded = try recipe(150, 100) {
             $0.rotation = 270
-            $0.padding = ImageRecipe.Padding(top: 1, right: 2, bottom: 3, left: 4)
+            $0.padding = ResultCanvas.Padding(top: 1, right: 2, bottom: 3, left: 4)
         }.plan()
         // The padding's sides across become the sides down for the turned box.
         #expect(padded.thumbnail.canvas.padding.top + padded.thumbnail.canvas.padding.bottom == 6)

@@ -69,94 +69,15 @@ extension ImagePipeline {
     }
 
     /// The shared work that finds or makes `request`'s result encoded as `encoding`; a new node's
-    /// spans go under `trace`.
+    /// spans go under `trace`. Its steps: the stored result (disk, then shared), else the result
+    /// made (`madeResult`), its gain map kept (`keepingGainMap`), and the result stored.
     func encodeWork(for request: ImageRequest, encoding: OutputEncoding, trace: PipelineTrace?) -> SharedWork<EncodeResult> {
         let key = GraphKey(EncodedImageKey(request, encoding), request)
         return node(in: \.encodes, key: key, priority: request.priority, trace: trace, kind: "encode") { [self] work in
-            let options = request.options
             let diskKey = DiskKeys.encoded(request, encoding)
-            let dataCache = configuration.dataCache
-            let readsDisk = !options.contains(.disableDiskCacheReads) && !options.contains(.reloadIgnoringCachedData)
-            let writesDisk = !options.contains(.disableDiskCacheWrites) && configuration.dataCachePolicy.storesEncodedImage(hasProcessing: true)
-            if let dataCache, readsDisk {
-                // Blocking disk I/O and a header read: on a pipeline thread, not the cooperative pool.
-                let found = try await work.run(on: disk, span: "vignette.cache.disk") { span in
-                    let found = ImagePipeline.encodedImage(in: dataCache.data(for: diskKey))
-                    span?.setLookup(hit: found != nil, content: "result")
-                    return found
-                }
-                if let found {
-                    storeEncodedInMemory(found, for: request, encoding: encoding)
-                    return EncodeResult(image: found, cacheType: .disk)
-                }
-            }
-            if let sharedCache = configuration.sharedCache, readsDisk {
-                // The lookup may wait for the shared cache's timeout: on its own threads.
-                let found = try await work.run(on: shared, span: "vignette.cache.shared") { span in
-                    let found = ImagePipeline.encodedImage(in: sharedCache.entry(for: diskKey)?.data)
-                    span?.setSharedLookup(hit: found != nil, content: "result", layer: sharedCache.layerName)
-                    return found
-                }
-                if let found {
-                    storeEncodedInMemory(found, for: request, encoding: encoding)
-                    if let dataCache, writesDisk { dataCache.storeData(found.data, for: diskKey) }
-                    return EncodeResult(image: found, cacheType: .shared)
-                }
-            }
+            if let stored = try await storedResult(for: request, encoding: encoding, diskKey: diskKey, work: work) { return stored }
             let limits = request.limits(within: configuration.decodingLimits)
-            let onePass = request.processors.isEmpty && encoding.maxBytes == 0
-            // An animation is told from a still by its bytes: those requests load them first.
-            let mayKeepFrames = encoding.animatedFormat != nil && request.thumbnail?.frames == .all
-            var encoded: EncodedImage
-            // The source's bytes when they were loaded here (a gain map is taken from them).
-            var loaded: Data?
-            if encoding.passesSVGThrough {
-                let data = try await work.value(of: loadWork(for: request, trace: work.trace))
-                encoded = try await work.run(on: decoding, span: "vignette.sanitize_svg") { _ throws -> EncodedImage in
-                    do throws(ImagingError) {
-                        let (svg, size) = try SVGDocument.sanitized(data, limits: limits)
-                        return EncodedImage(data: svg, format: .svg, width: size.width, height: size.height)
-                    } catch {
-                        throw ImagePipelineError.encodingFailed(error)
-                    }
-                }
-            } else if !mayKeepFrames, let cached = cachedImage(for: request), !cached.isPreview {
-                encoded = try await work.run(on: self.encoding, span: "vignette.encode") { [metrics] span throws -> EncodedImage in
-                    metrics.encodes.increment()
-                    return try ImagePipeline.encode(cached.image, as: encoding, limits: limits, span: span)
-                }
-            } else {
-                var made: EncodedImage?
-                if let thumbnail = request.thumbnail, onePass || mayKeepFrames {
-                    let data = try await work.value(of: loadWork(for: request, trace: work.trace))
-                    loaded = data
-                    if mayKeepFrames, Animation.mightBeAnimated(prefix: data.prefix(21)) {
-                        made = try await work.run(on: decoding, span: "vignette.decode_encode") { [self] cancellation, span in
-                            try encodedAnimation(data, request: request, as: encoding, limits: limits, cancellation: cancellation, span: span)
-                        }
-                    }
-                    if made == nil, onePass {
-                        // A thumbnail and nothing else: decoded, resized and encoded in one libvips
-                        // pass (the thumbnail is never held in memory in between), on a decoding thread.
-                        made = try await work.run(on: decoding, span: "vignette.decode_encode") { [self] cancellation, span in
-                            try encodedThumbnail(data, thumbnail: thumbnail, as: encoding, limits: limits, cancellation: cancellation, span: span)
-                        }
-                    }
-                }
-                if let made {
-                    encoded = made
-                } else {
-                    // A JPEG may keep the source's gain map, read from its bytes: loaded once, here.
-                    if loaded == nil, encoding.keepsGainMap { loaded = try await work.value(of: loadWork(for: request, trace: work.trace)) }
-                    // The image node (decode, then each processor), given the bytes loaded here.
-                    let container = try await work.value(
-                        of: imageWork(for: request, processorCount: request.processors.count, loaded: loaded, trace: work.trace))
-                    encoded = try await work.run(on: self.encoding, span: "vignette.encode") { [metrics] span throws -> EncodedImage in
-                        metrics.encodes.increment()
-                        return try ImagePipeline.encode(container.image, as: encoding, limits: limits, span: span)
-                    }
-                }
-            }
+            var (encoded, loaded) = try await madeResult(for: request, encoding: encoding, limits: limits, work: work)
             if encoding.keepsGainMap, encoded.format == .jpeg {
                 let source = if let loaded { loaded } else { try await work.value(of: loadWork(for: request, trace: work.trace)) }
                 let primary = encoded
@@ -164,12 +85,124 @@ extension ImagePipeline {
                     keepingGainMap(primary, source: source, request: request, limits: limits)
                 }
             }
-            storeEncodedInMemory(encoded, for: request, encoding: encoding)
-            if let dataCache, writesDisk { dataCache.storeData(encoded.data, for: diskKey) }
-            if let sharedCache = configuration.sharedCache, !options.contains(.disableDiskCacheWrites) {
-                sharedCache.store(DataCache.Entry(data: encoded.data), for: diskKey)
-            }
+            storeResult(encoded, for: request, encoding: encoding, diskKey: diskKey)
             return EncodeResult(image: encoded, cacheType: nil)
+        }
+    }
+
+    /// Whether results of `request` are read from the disk and shared caches.
+    private func readsStoredResults(_ request: ImageRequest) -> Bool {
+        !request.options.contains(.disableDiskCacheReads) && !request.options.contains(.reloadIgnoringCachedData)
+    }
+
+    /// Whether results of `request` are written to the disk cache.
+    private func writesResultsToDisk(_ request: ImageRequest) -> Bool {
+        !request.options.contains(.disableDiskCacheWrites) && configuration.dataCachePolicy.storesEncodedImage(hasProcessing: true)
+    }
+
+    /// The result stored under `diskKey` on disk, else in the shared cache (a shared hit fills the
+    /// disk cache), put in the memory cache; nil when neither has it.
+    private func storedResult(
+        for request: ImageRequest, encoding: OutputEncoding, diskKey: String, work: SharedWork<EncodeResult>
+    ) async throws -> EncodeResult? {
+        guard readsStoredResults(request) else { return nil }
+        let dataCache = configuration.dataCache
+        if let dataCache {
+            // Blocking disk I/O and a header read: on a pipeline thread, not the cooperative pool.
+            let found = try await work.run(on: disk, span: "vignette.cache.disk") { span in
+                let found = ImagePipeline.encodedImage(in: dataCache.data(for: diskKey))
+                span?.setLookup(hit: found != nil, content: "result")
+                return found
+            }
+            if let found {
+                storeEncodedInMemory(found, for: request, encoding: encoding)
+                return EncodeResult(image: found, cacheType: .disk)
+            }
+        }
+        if let sharedCache = configuration.sharedCache {
+            // The lookup may wait for the shared cache's timeout: on its own threads.
+            let found = try await work.run(on: shared, span: "vignette.cache.shared") { span in
+                let found = ImagePipeline.encodedImage(in: sharedCache.entry(for: diskKey)?.data)
+                span?.setSharedLookup(hit: found != nil, content: "result", layer: sharedCache.layerName)
+                return found
+            }
+            if let found {
+                storeEncodedInMemory(found, for: request, encoding: encoding)
+                if let dataCache, writesResultsToDisk(request) { dataCache.storeData(found.data, for: diskKey) }
+                return EncodeResult(image: found, cacheType: .shared)
+            }
+        }
+        return nil
+    }
+
+    /// `request`'s result made and encoded, by the cheapest way that applies: an SVG passed
+    /// through sanitised; the memory-cached image encoded; an animation kept frame by frame; a
+    /// thumbnail with nothing else in one decode-and-encode pass; else the image node (decode,
+    /// then each processor) encoded. With the source's bytes when they were loaded here (a gain
+    /// map is taken from them).
+    private func madeResult(
+        for request: ImageRequest, encoding: OutputEncoding, limits: DecodingLimits, work: SharedWork<EncodeResult>
+    ) async throws -> (encoded: EncodedImage, loaded: Data?) {
+        if encoding.passesSVGThrough {
+            let data = try await work.value(of: loadWork(for: request, trace: work.trace))
+            let svg = try await work.run(on: decoding, span: "vignette.sanitize_svg") { _ throws -> EncodedImage in
+                do throws(ImagingError) {
+                    let (svg, size) = try SVGDocument.sanitized(data, limits: limits)
+                    return EncodedImage(data: svg, format: .svg, width: size.width, height: size.height)
+                } catch {
+                    throw ImagePipelineError.encodingFailed(error)
+                }
+            }
+            return (svg, data)
+        }
+        // An animation is told from a still by its bytes: those requests load them first.
+        let mayKeepFrames = encoding.animatedFormat != nil && request.thumbnail?.frames == .all
+        if !mayKeepFrames, let cached = cachedImage(for: request), !cached.isPreview {
+            return (try await encoded(cached.image, as: encoding, limits: limits, work: work), nil)
+        }
+        var loaded: Data?
+        let onePass = request.processors.isEmpty && encoding.maxBytes == 0
+        if let thumbnail = request.thumbnail, onePass || mayKeepFrames {
+            let data = try await work.value(of: loadWork(for: request, trace: work.trace))
+            loaded = data
+            if mayKeepFrames, Animation.mightBeAnimated(prefix: data.prefix(21)) {
+                let animated = try await work.run(on: decoding, span: "vignette.decode_encode") { [self] cancellation, span in
+                    try encodedAnimation(data, request: request, as: encoding, limits: limits, cancellation: cancellation, span: span)
+                }
+                if let animated { return (animated, data) }
+            }
+            if onePass {
+                // A thumbnail and nothing else: decoded, resized and encoded in one libvips
+                // pass (the thumbnail is never held in memory in between), on a decoding thread.
+                let made = try await work.run(on: decoding, span: "vignette.decode_encode") { [self] cancellation, span in
+                    try encodedThumbnail(data, thumbnail: thumbnail, as: encoding, limits: limits, cancellation: cancellation, span: span)
+                }
+                return (made, data)
+            }
+        }
+        // A JPEG may keep the source's gain map, read from its bytes: loaded once, here.
+        if loaded == nil, encoding.keepsGainMap { loaded = try await work.value(of: loadWork(for: request, trace: work.trace)) }
+        // The image node (decode, then each processor), given the bytes loaded here.
+        let container = try await work.value(
+            of: imageWork(for: request, processorCount: request.processors.count, loaded: loaded, trace: work.trace))
+        return (try await encoded(container.image, as: encoding, limits: limits, work: work), loaded)
+    }
+
+    /// `image` encoded on the encoding stage.
+    private func encoded(_ image: Image, as encoding: OutputEncoding, limits: DecodingLimits, work: SharedWork<EncodeResult>) async throws -> EncodedImage {
+        try await work.run(on: self.encoding, span: "vignette.encode") { [metrics] span throws -> EncodedImage in
+            metrics.encodes.increment()
+            return try ImagePipeline.encode(image, as: encoding, limits: limits, span: span)
+        }
+    }
+
+    /// `encoded` stored as `request`'s result: in memory, on disk (its writer does the I/O) and in
+    /// the shared cache (in the background), as the request's options and the policy allow.
+    private func storeResult(_ encoded: EncodedImage, for request: ImageRequest, encoding: OutputEncoding, diskKey: String) {
+        storeEncodedInMemory(encoded, for: request, encoding: encoding)
+        if let dataCache = configuration.dataCache, writesResultsToDisk(request) { dataCache.storeData(encoded.data, for: diskKey) }
+        if let sharedCache = configuration.sharedCache, !request.options.contains(.disableDiskCacheWrites) {
+            sharedCache.store(DataCache.Entry(data: encoded.data), for: diskKey)
         }
     }
 
@@ -180,50 +213,21 @@ extension ImagePipeline {
         return EncodedImage(data: data, format: info.format, width: info.width, height: info.height)
     }
 
-    /// `image` encoded in the format `encoding` picks for it, within `encoding.maxBytes` (`fitted`).
+    /// `image` encoded in the format `encoding` picks for it, within `encoding.maxBytes`
+    /// (`ImageEncoder.encode(_:as:maxBytes:limits:)`).
     /// `span` receives the encode's attributes.
     static func encode(
         _ image: Image, as encoding: OutputEncoding, limits: DecodingLimits, span: (any Span)? = nil
     ) throws(ImagePipelineError) -> EncodedImage {
         let format = encoding.format(for: image)
         do throws(ImagingError) {
-            let (data, chosenQuality) = try fitted(format, in: encoding.maxBytes) { format throws(ImagingError) in
-                try ImageEncoder.encode(image, as: format, limits: limits)
-            }
-            let encoded = EncodedImage(data: data, format: format.format, width: image.width, height: image.height)
-            span?.setEncoded(encoded, quality: chosenQuality)
+            let fitted = try ImageEncoder.encode(image, as: format, maxBytes: encoding.maxBytes, limits: limits)
+            let encoded = EncodedImage(data: fitted.data, format: format.format, width: image.width, height: image.height)
+            span?.setEncoded(encoded, quality: fitted.quality)
             return encoded
         } catch {
             throw .encodingFailed(error)
         }
-    }
-
-    /// What `encode` makes as `format`, and the quality it was made at (nil for a lossless
-    /// format); over `maxBytes` (when not 0), at the highest quality (at most the format's own)
-    /// whose result fits, found by bisection, or the smallest result when none fits.
-    static func fitted(
-        _ format: EncodingFormat, in maxBytes: Int, _ encode: (EncodingFormat) throws(ImagingError) -> Data
-    ) throws(ImagingError) -> (data: Data, quality: Int?) {
-        var data = try encode(format)
-        guard maxBytes > 0, data.count > maxBytes, let quality = format.lossyQuality, quality > 1 else {
-            return (data, format.lossyQuality)
-        }
-        // The best fit so far, the smallest result so far, and the quality range still to try.
-        var (low, high) = (1, quality - 1)
-        var chosen = quality
-        var smallest = (data: data, quality: quality)
-        while low <= high {
-            let middle = (low + high + 1) / 2
-            let attempt = try encode(format.with(quality: middle))
-            if attempt.count < smallest.data.count { smallest = (attempt, middle) }
-            if attempt.count <= maxBytes {
-                (data, chosen) = (attempt, middle)
-                low = middle + 1
-            } else {
-                high = middle - 1
-            }
-        }
-        return data.count > maxBytes ? smallest : (data, chosen)
     }
 
     /// `request`'s result when `data` is an animated GIF or WebP and `encoding` keeps animations
@@ -259,12 +263,9 @@ extension ImagePipeline {
         }
         metrics.encodes.increment()
         do throws(ImagingError) {
-            let frames = animation
-            let (bytes, quality) = try ImagePipeline.fitted(format, in: encoding.maxBytes) { format throws(ImagingError) in
-                try ImageEncoder.encode(frames, as: format, limits: limits, cancellation: cancellation)
-            }
-            let encoded = EncodedImage(data: bytes, format: format.format, width: animation.width, height: animation.height)
-            span?.setEncoded(encoded, quality: quality)
+            let fitted = try ImageEncoder.encode(animation, as: format, maxBytes: encoding.maxBytes, limits: limits, cancellation: cancellation)
+            let encoded = EncodedImage(data: fitted.data, format: format.format, width: animation.width, height: animation.height)
+            span?.setEncoded(encoded, quality: fitted.quality)
             return encoded
         } catch where error.kind == .cancelled {
             throw CancellationError()

@@ -1,7 +1,7 @@
 extension ImageProcessors {
     /// Blocks of `size` × `size` pixels, each the average of the pixels it covers (imgproxy's
     /// `pixelate`): a reduction (`vips_resize`, linear) and a nearest-neighbour enlargement back.
-    public struct Pixelate: ImageProcessing, Hashable {
+    package struct Pixelate: ImageProcessing, Hashable {
         /// The block's side in pixels; 1 or less changes nothing.
         public var size: Int
 

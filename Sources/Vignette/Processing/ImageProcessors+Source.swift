@@ -3,7 +3,7 @@ extension ImageProcessors {
     /// `ThumbnailOptions` that applies to decoded pixels (the fit, zoom, minimum sides, the crop to
     /// the result and its position, the kernel, colour), then the blur. For steps that must come
     /// before the resize (a trim, a crop of the source), where shrink-on-load cannot be used.
-    public struct Thumbnail: ImageProcessing, Hashable {
+    package struct Thumbnail: ImageProcessing, Hashable {
         /// The thumbnail to make.
         public var options: ThumbnailOptions
 
@@ -20,7 +20,7 @@ extension ImageProcessors {
     }
 
     /// The surrounding background cut away (`Image.trimmed`, imgproxy's `trim`).
-    public struct Trim: ImageProcessing, Hashable {
+    package struct Trim: ImageProcessing, Hashable {
         /// How far a pixel may be from the background and still be background.
         public var threshold: Double
         /// The background; nil for the top left pixel's colour.
@@ -47,7 +47,7 @@ extension ImageProcessors {
 
     /// A region of the image before it is resized (`Image.cropped(toRegionWidth:height:anchor:position:)`,
     /// imgproxy's `crop`).
-    public struct Region: ImageProcessing, Hashable {
+    package struct Region: ImageProcessing, Hashable {
         /// The region's sides: pixels from 1, a fraction below 1, the whole side at 0.
         public var width: Double, height: Double
         /// Where the region is taken from.

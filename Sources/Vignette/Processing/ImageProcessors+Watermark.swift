@@ -2,9 +2,9 @@ extension ImageProcessors {
     /// An image drawn over the result (imgproxy's `watermark`): scaled to a share of the result's
     /// width (or down to fit inside it), made `opacity` transparent, then placed at an anchor with
     /// offsets or tiled across the whole result (`vips_composite2`).
-    public struct Watermark: ImageProcessing {
+    package struct Watermark: ImageProcessing {
         /// Where the watermark goes.
-        public enum Placement: Sendable, Hashable {
+        package enum Placement: Sendable, Hashable {
             /// At an anchor, moved by offsets (inward from the anchored edges): pixels before the
             /// dpr from 1 up, a share of the image below 1.
             case anchored(Gravity, CropPosition?)

@@ -2,7 +2,7 @@
 public enum ImageProcessors {
     /// Resizes to a box (`ThumbnailOptions.Fit` semantics: inside, cover with a crop, fill),
     /// without enlarging unless `allowUpscaling`; `vips_resize` does the work.
-    public struct Resize: ImageProcessing, Hashable {
+    package struct Resize: ImageProcessing, Hashable {
         /// The box's width in pixels.
         public var width: Int
         /// The box's height in pixels.
@@ -44,7 +44,7 @@ public enum ImageProcessors {
     }
 
     /// Cuts out a rectangle (`vips_crop`).
-    public struct Crop: ImageProcessing, Hashable {
+    package struct Crop: ImageProcessing, Hashable {
         /// The rectangle in pixels: its top-left corner and its size.
         public var x: Int, y: Int, width: Int, height: Int
         /// A crop of the rectangle at (`x`, `y`) of `width` × `height`.
@@ -63,7 +63,7 @@ public enum ImageProcessors {
     }
 
     /// A gaussian blur (`vips_gaussblur`).
-    public struct GaussianBlur: ImageProcessing, Hashable {
+    package struct GaussianBlur: ImageProcessing, Hashable {
         /// The gaussian's standard deviation in pixels.
         public var sigma: Double
         /// A blur of standard deviation `sigma`.
@@ -97,7 +97,7 @@ public enum ImageProcessors {
     }
 
     /// Applies the EXIF orientation (`vips_autorot`).
-    public struct AutoOrient: ImageProcessing, Hashable {
+    package struct AutoOrient: ImageProcessing, Hashable {
         /// The orientation step.
         public init() {}
         /// "autoOrient", for disk-cache keys.
@@ -131,7 +131,7 @@ public enum ImageProcessors {
     }
 
     /// Unsharp mask after downscaling (`vips_sharpen`).
-    public struct Sharpen: ImageProcessing, Hashable {
+    package struct Sharpen: ImageProcessing, Hashable {
         /// The mask's standard deviation in pixels, 0–100.
         public var sigma: Double
         /// A sharpen of standard deviation `sigma`.
@@ -143,7 +143,7 @@ public enum ImageProcessors {
     }
 
     /// A clockwise turn by a multiple of 90 degrees (`vips_rot`).
-    public struct Rotate: ImageProcessing, Hashable {
+    package struct Rotate: ImageProcessing, Hashable {
         /// 0, 90, 180 or 270 (other multiples of 90 wrap around).
         public var degrees: Int
         /// A turn of `degrees`.
@@ -155,7 +155,7 @@ public enum ImageProcessors {
     }
 
     /// A mirror image (`vips_flip`): left to right (a "flop", `horizontally`) or top to bottom (a "flip").
-    public struct Flip: ImageProcessing, Hashable {
+    package struct Flip: ImageProcessing, Hashable {
         /// Left to right when true (a flop), top to bottom when false (a flip).
         public var horizontally: Bool
         /// A mirror left to right (`horizontally`) or top to bottom.
@@ -167,7 +167,7 @@ public enum ImageProcessors {
     }
 
     /// Alpha composited onto an opaque colour (`vips_flatten`); an image without alpha passes as it is.
-    public struct Flatten: ImageProcessing, Hashable {
+    package struct Flatten: ImageProcessing, Hashable {
         /// The background, 0–255 per channel.
         public var red: Double, green: Double, blue: Double
         /// A flatten onto the colour given (white by default).
@@ -187,9 +187,9 @@ public enum ImageProcessors {
     /// box (pads, or crops at the same gravity; a side of 0 is the image's own), the box's aspect
     /// ratio (imgproxy's `extend_aspect_ratio`: the short side grows), or pixels added around it
     /// (imgproxy's `padding`).
-    public struct Extend: ImageProcessing, Hashable {
+    package struct Extend: ImageProcessing, Hashable {
         /// The canvas the image is put on.
-        public enum Canvas: Sendable, Hashable {
+        package enum Canvas: Sendable, Hashable {
             /// Exactly this size; a side of 0 keeps the image's.
             case box(width: Int, height: Int)
             /// The smallest canvas of this aspect ratio that holds the image.
@@ -211,7 +211,7 @@ public enum ImageProcessors {
         public var scaling: Scaling?
 
         /// What a recipe's canvas is multiplied by (see `scaling`).
-        public struct Scaling: Sendable, Hashable {
+        package struct Scaling: Sendable, Hashable {
             /// The zoom across and down, for a box.
             public var zoomX: Double, zoomY: Double
             /// The device pixel ratio when the image records none (made by no thumbnail).

@@ -1,6 +1,6 @@
 /// The pipeline's work for a recipe (`ImageRecipe.plan(limits:)`): the thumbnail to make and the
 /// processors to run after it, in order.
-public struct RecipePlan: Sendable {
+package struct RecipePlan: Sendable {
     /// The thumbnail: the box (a side may be 0) with dpr, the canvas after it and the longest side
     /// allowed, turned back for a quarter turn, with a fill's anchor turned and mirrored back the
     /// same way.
@@ -53,7 +53,7 @@ extension ImageRecipe {
     /// The result is the one imgproxy gives by turning and mirroring the image before resizing it:
     /// the thumbnail is made in the box turned back (and a fill keeps the window that ends up at
     /// the anchor asked for), then turned and mirrored, which is cheaper on the small image.
-    public func plan(limits: DecodingLimits = .untrusted, watermark: WatermarkImage? = nil) throws(ImagingError) -> RecipePlan {
+    package func plan(limits: DecodingLimits = .untrusted, watermark: WatermarkImage? = nil) throws(ImagingError) -> RecipePlan {
         try validate(limits: limits)
         let fit: ThumbnailOptions.Fit
         switch resizingType {

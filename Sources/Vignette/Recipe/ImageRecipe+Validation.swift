@@ -1,7 +1,7 @@
 extension ImageRecipe {
     /// Every range a recipe's values must fall in: the one place the CLI, the server's URL options
     /// and a library user are checked against.
-    public enum Ranges {
+    package enum Ranges {
         /// A side of the box, before `dpr` (0: from the other side and the aspect ratio).
         public static let side = 0...ThumbnailOptions.maximumSide
         /// The device pixel ratio; it must also be above 0.

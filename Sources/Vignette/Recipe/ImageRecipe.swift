@@ -70,7 +70,7 @@ public struct ImageRecipe: Sendable, Hashable, Codable {
     public var extendAspectRatioGravity: Gravity = .centre
     /// Pixels added around the result, before `dpr`, filled with `background` (or transparent,
     /// or black without alpha).
-    public var padding = Padding()
+    public var padding = ResultCanvas.Padding()
     /// The background cut away before anything else (imgproxy's `trim`); the image is then decoded
     /// at full size, without shrink-on-load.
     public var trim: Trim?
@@ -187,9 +187,9 @@ extension ImageRecipe {
 }
 
 extension ImageRecipe {
-    /// Pixels added around the result, CSS order: the thumbnail's canvas padding, which the
-    /// thumbnail counts towards the longest side allowed.
-    public typealias Padding = ResultCanvas.Padding
+    /// Pixels added around the result: the thumbnail's own `ResultCanvas.Padding` (one type for
+    /// both), named here for the recipe's code.
+    package typealias Padding = ResultCanvas.Padding
 
     /// Limits one result may ask for (imgproxy's `max_src_resolution`, `max_src_file_size`,
     /// `max_animation_frames`, `max_animation_frame_resolution`, `max_result_dimension`). Each only

@@ -2,9 +2,9 @@
 /// (median cut) and the six dominant colours of Android's Palette / node-vibrant (vibrant, light
 /// vibrant, dark vibrant, muted, light muted, dark muted). They work on 8-bit sRGB RGBA pixels
 /// (`Image.pixels()`), usually of the image reduced to a small size first.
-public enum ColourStatistics {
+package enum ColourStatistics {
     /// An RGBA colour, 0–255 a channel.
-    public struct Colour: Sendable, Hashable {
+    package struct Colour: Sendable, Hashable {
         /// Red, green, blue and alpha, 0–255.
         public var r: Int, g: Int, b: Int, a: Int
         /// A colour of these channels, opaque unless `a` says otherwise.

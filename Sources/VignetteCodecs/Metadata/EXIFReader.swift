@@ -17,7 +17,7 @@ import Foundation
 /// Bounded by the input: every offset is checked against the block, each IFD is read once (a
 /// loop of IFDs ends), at most 1000 entries an IFD; a broken block gives what was read before the
 /// break.
-public enum EXIFReader {
+package enum EXIFReader {
     /// The tags of `block`; an empty object when it is not TIFF.
     public static func read(_ block: Data) -> MetadataValue {
         var bytes = [UInt8](block)

@@ -10,7 +10,7 @@ import VignetteSupport
 /// What an image's header says beyond `ImageInfo`, for imgproxy's `/info`: its colour space and
 /// sample format as libvips names them, and its metadata blocks. Read from the header alone
 /// (libvips loads no pixels until they are asked for).
-public struct HeaderFacts: Sendable, Hashable {
+package struct HeaderFacts: Sendable, Hashable {
     /// The basics: format, size, bands, alpha, orientation, pages.
     public var info: ImageInfo
     /// libvips' interpretation, e.g. "srgb", "b-w", "cmyk", "rgb16", "grey16" (`vips_image_get_interpretation`).
@@ -24,7 +24,7 @@ public struct HeaderFacts: Sendable, Hashable {
 extension ImageDecoder {
     /// The header facts of `data` (`probe(_:)` plus the colour space, sample format and metadata
     /// blocks); no pixels are decoded.
-    public func headerFacts(_ data: Data) throws(ImagingError) -> HeaderFacts {
+    package func headerFacts(_ data: Data) throws(ImagingError) -> HeaderFacts {
         let info = try probe(data)
         try limits.checkHeader(info)
         // What probe reads without libvips (a video's first frame, through FFmpeg) has no libvips
@@ -37,7 +37,7 @@ extension ImageDecoder {
 
     /// The header facts of the file at `path`, read from its header alone (`vips_image_new_from_file`,
     /// lazily): the file's bytes are not read into memory, so a huge file costs what its header does.
-    public func headerFacts(fileAt path: String) throws(ImagingError) -> HeaderFacts {
+    package func headerFacts(fileAt path: String) throws(ImagingError) -> HeaderFacts {
         try ImagingRuntime.ensureInitialised()
         let status: FileStatus
         do { status = try FileStatus(path: path) } catch { throw ImagingError(.io, "\(path): \(error)") }

@@ -12,7 +12,7 @@ import Foundation
 /// "Keywords", …; the IIM specification's titles); repeatable ones (keywords, by-lines, contacts,
 /// supplemental categories) are arrays. Text is UTF-8 when valid, else Latin-1. Bounded by the
 /// input: each length is checked before it is read.
-public enum IPTCReader {
+package enum IPTCReader {
     /// `(iptc, photoshop)`: the IIM datasets as an object, and `{"resolution": {…}}` when the
     /// block holds Photoshop's ResolutionInfo (0x03ED); nil for what is not there.
     public static func read(_ block: Data) -> (iptc: MetadataValue?, photoshop: MetadataValue?) {

@@ -1,6 +1,6 @@
 /// A value read from an image's metadata (EXIF, IPTC, XMP) or computed about it, as JSON: objects
 /// keep their keys in the order they were read, so equal inputs print equal text.
-public indirect enum MetadataValue: Sendable, Hashable {
+package indirect enum MetadataValue: Sendable, Hashable {
     case string(String)
     case int(Int)
     case double(Double)
@@ -10,7 +10,7 @@ public indirect enum MetadataValue: Sendable, Hashable {
     case object([Field])
 
     /// One key and its value in an object.
-    public struct Field: Sendable, Hashable {
+    package struct Field: Sendable, Hashable {
         /// The field's name, as the JSON answer spells it.
         public var key: String
         /// The field's value.

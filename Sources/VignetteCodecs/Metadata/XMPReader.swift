@@ -14,7 +14,7 @@ import Foundation
 /// predefined and numeric character references; a DOCTYPE (and so any entity definition) is not
 /// read, comments and processing instructions are skipped. Bounded: at most 64 levels of nesting
 /// and 100 000 elements; a packet it cannot read gives what was read before the break.
-public enum XMPReader {
+package enum XMPReader {
     /// The properties of `packet`, by prefix; an empty object when there are none.
     public static func read(_ packet: Data) -> MetadataValue {
         var parser = Parser(bytes: [UInt8](packet))

@@ -7,7 +7,7 @@ import Glibc
 /// a size flag (components in x and y, 1–9 each), the quantised maximum AC value, the DC colour
 /// as sRGB, then each AC component's red, green and blue quantised to 19 levels through a
 /// square-root curve; the components are cosine transforms of the linear-light image.
-public enum BlurHash {
+package enum BlurHash {
     private static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz#$%*+,-.:;=?@[]^_{|}~".utf8)
 
     /// The hash of an image's pixels (`bands` 3 or 4, alpha ignored), with `componentsX` ×

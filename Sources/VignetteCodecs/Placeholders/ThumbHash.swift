@@ -7,7 +7,7 @@ import Glibc
 /// published description: the image in LPQA (luminance, yellow–blue, red–green, alpha) composited
 /// over its average colour, each channel's low DCT frequencies quantised to 4 bits, a 5- or 6-byte
 /// header holding the DC terms, scales and the luminance grid (which carries the aspect ratio).
-public enum ThumbHash {
+package enum ThumbHash {
     /// The hash of an RGBA image (`width` × `height`, at most 100 a side, `rgba` 4 bytes a pixel, not
     /// premultiplied). Throws `.invalidArgument` for a size out of range or a buffer that does not
     /// match it.

@@ -2,7 +2,7 @@ internal import CVignetteVips
 
 /// What libvips holds now, process-wide: the memory it tracks (its pixel buffers and caches,
 /// not what its loaders' own libraries allocate), the files it has open and its operation cache.
-public struct LibvipsMemory: Sendable, Equatable {
+package struct LibvipsMemory: Sendable, Equatable {
     /// Bytes libvips has allocated and not freed (`vips_tracked_get_mem`).
     public var trackedBytes: Int
     /// The most `trackedBytes` has been since libvips started (`vips_tracked_get_mem_highwater`).
@@ -22,7 +22,7 @@ extension ImagingRuntime {
     /// libvips' memory and files now (`vips_tracked_get_mem`, `vips_tracked_get_mem_highwater`,
     /// `vips_tracked_get_allocs`, `vips_tracked_get_files`, `vips_cache_get_size`,
     /// `vips_cache_get_max`); all zero when libvips cannot start.
-    public static var libvipsMemory: LibvipsMemory {
+    package static var libvipsMemory: LibvipsMemory {
         guard (try? ensureInitialised()) != nil else {
             return LibvipsMemory(trackedBytes: 0, highWaterBytes: 0, allocations: 0, openFiles: 0, operationCacheEntries: 0, operationCacheLimit: 0)
         }

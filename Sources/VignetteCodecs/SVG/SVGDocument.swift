@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// SVG as an output: the source document itself, sanitised (imgproxy's `f:svg` for an SVG source).
-public enum SVGDocument {
+package enum SVGDocument {
     /// `data` sanitised as every SVG is before librsvg sees it (`SVGSanitizer`: no scripts, event
     /// attributes or references outside the document; bounded size, elements, nesting and entity
     /// expansion), with its nominal size from librsvg's header read (libvips' `svgload`).

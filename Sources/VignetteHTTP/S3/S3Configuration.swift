@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Vignette
 import VignetteSupport
 
 /// Where `s3://` sources are read from and with which credentials: AWS itself (virtual-hosted
@@ -25,13 +26,13 @@ public struct S3Configuration: Sendable, CustomStringConvertible {
         public let path: String
 
         /// The endpoint at `url` (`http(s)://HOST[:PORT][/PATH]`, no user, query or fragment).
-        public init(url text: String) throws(Problem) {
+        public init(url text: String) throws(ImagingError) {
             guard let components = URLComponents(string: text),
                 let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
                 let host = components.percentEncodedHost, !host.isEmpty
-            else { throw Problem(description: "the S3 endpoint must be an http:// or https:// URL with a host, got \(text)") }
+            else { throw ImagingError(.invalidArgument, "the S3 endpoint must be an http:// or https:// URL with a host, got \(text)") }
             guard components.user == nil, components.password == nil, components.query == nil, components.fragment == nil else {
-                throw Problem(description: "the S3 endpoint URL takes no user, password, query or fragment")
+                throw ImagingError(.invalidArgument, "the S3 endpoint URL takes no user, password, query or fragment")
             }
             self.scheme = scheme
             let bare = host.hasPrefix("[") ? host : (host.contains(":") ? "[\(host)]" : host)
@@ -46,12 +47,6 @@ public struct S3Configuration: Sendable, CustomStringConvertible {
         public var url: String { "\(scheme)://\(host)" + (port.map { ":\($0)" } ?? "") + path }
     }
 
-    /// Why a configuration is not usable.
-    public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
-        /// What is wrong.
-        public let description: String
-    }
-
     /// The credentials requests are signed with.
     public var credentials: S3Credentials
     /// The region (`AWS_REGION`; default `us-east-1`; `auto` for Google Cloud Storage and R2).
@@ -60,22 +55,22 @@ public struct S3Configuration: Sendable, CustomStringConvertible {
     public let endpoint: Endpoint?
 
     /// A configuration; `endpoint` is an `http(s)://` URL, nil for AWS.
-    /// - Throws: `Problem` for an endpoint that is not an http(s) URL, or a region that is not
+    /// - Throws: `ImagingError` (`.invalidArgument`) for an endpoint that is not an http(s) URL, or a region that is not
     ///   letters, digits and `-`.
-    public init(credentials: S3Credentials, region: String = "us-east-1", endpoint: String? = nil) throws(Problem) {
+    public init(credentials: S3Credentials, region: String = "us-east-1", endpoint: String? = nil) throws(ImagingError) {
         guard (1...64).contains(region.utf8.count),
             region.utf8.allSatisfy({ S3PercentEncoding.isUnreserved($0) && $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: "~") })
-        else { throw Problem(description: "the S3 region must be letters, digits and -, got \(region)") }
+        else { throw ImagingError(.invalidArgument, "the S3 region must be letters, digits and -, got \(region)") }
         self.credentials = credentials
         self.region = region
-        self.endpoint = try endpoint.map { (text) throws(Problem) in try Endpoint(url: text) }
+        self.endpoint = try endpoint.map { (text) throws(ImagingError) in try Endpoint(url: text) }
     }
 
     /// The configuration the environment gives: credentials from `AWS_ACCESS_KEY_ID`,
     /// `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN`, the region from `AWS_REGION` (or
     /// `AWS_DEFAULT_REGION`; default `us-east-1`), and `endpoint` (a flag's value) or else
     /// `VIGNETTE_S3_ENDPOINT`. Nil when the credentials are not set.
-    public static func fromEnvironment(endpoint: String?, _ environment: (String) -> String?) throws(Problem) -> S3Configuration? {
+    public static func fromEnvironment(endpoint: String?, _ environment: (String) -> String?) throws(ImagingError) -> S3Configuration? {
         guard let credentials = S3Credentials.fromEnvironment(environment) else { return nil }
         let region = environment("AWS_REGION") ?? environment("AWS_DEFAULT_REGION") ?? "us-east-1"
         return try S3Configuration(

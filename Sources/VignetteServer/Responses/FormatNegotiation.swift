@@ -4,7 +4,7 @@ import VignetteSupport
 /// The formats a client's `Accept` header names that a recipe without a format may choose (AVIF,
 /// WebP; `ImageRecipe.encoding(accepting:)` prefers them in that order, then JPEG, or PNG for
 /// images with alpha). A response whose format came from here must carry `Vary: Accept`.
-public struct FormatNegotiation: Sendable, Equatable {
+package struct FormatNegotiation: Sendable, Equatable {
     /// The modern formats named with a q-value above 0; `*/*` and `image/*` do not count:
     /// browsers name the modern formats they decode.
     public let accepted: Set<ImageFormat>

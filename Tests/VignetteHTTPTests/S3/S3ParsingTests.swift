@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VignetteCodecs
 @testable import VignetteHTTP
 import VignetteSupport
 
@@ -32,9 +33,9 @@ import VignetteSupport
     @Test("an endpoint must be an http(s) URL without credentials; the region letters, digits and -")
     func checksConfiguration() throws {
         let credentials = S3Credentials(accessKeyID: "AKID", secretAccessKey: "secret")
-        #expect(throws: S3Configuration.Problem.self) { try S3Configuration(credentials: credentials, endpoint: "ftp://x") }
-        #expect(throws: S3Configuration.Problem.self) { try S3Configuration(credentials: credentials, endpoint: "http://u:p@x") }
-        #expect(throws: S3Configuration.Problem.self) { try S3Configuration(credentials: credentials, region: "evil.com/x") }
+        #expect(throws: ImagingError.self) { try S3Configuration(credentials: credentials, endpoint: "ftp://x") }
+        #expect(throws: ImagingError.self) { try S3Configuration(credentials: credentials, endpoint: "http://u:p@x") }
+        #expect(throws: ImagingError.self) { try S3Configuration(credentials: credentials, region: "evil.com/x") }
         let google = try S3Configuration(credentials: credentials, region: "auto", endpoint: "https://storage.googleapis.com/")
         #expect(google.readsGoogleStorage)
         #expect(try google.objectRequest(S3Location(parsing: "gs://bucket/k.jpg")).url == "https://storage.googleapis.com/bucket/k.jpg")
