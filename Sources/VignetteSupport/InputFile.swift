@@ -5,8 +5,6 @@ import Foundation
 #endif
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 /// Reads image files within a byte budget, without ever blocking on what is not a regular file.
 ///

@@ -1,7 +1,5 @@
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// The package's one reader of small text files the kernel writes (`/proc`, `/sys/fs/cgroup`):

@@ -5,8 +5,6 @@ import Foundation
 #endif
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// Copies of bytes a memory cache keeps for long, in pages of their own (an anonymous `mmap`,

@@ -1,7 +1,5 @@
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// How a gain map is applied (Adobe's `hdrgm` XMP namespace, as Ultra HDR writes it in the gain
