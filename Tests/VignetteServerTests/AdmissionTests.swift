@@ -83,9 +83,10 @@ struct AdmissionTests {
         let (admission, _, gate, holder) = await Self.held(maxQueueWait: .milliseconds(50))
         // Nothing has finished yet: nothing is known of the service time, and a newcomer waits.
         #expect(admission.snapshot.serviceTime == nil && !admission.snapshot.refusesNow)
-        let waiter = Task { try await admission.run {} }
+        let waiter = Task { try await admission.run { try await Task.sleep(for: .milliseconds(100)) } }
         #expect(await eventually { admission.waiting == 1 })
-        // The holder keeps its slot 100 ms or more: the service time is then at least 90 % of that.
+        // The holder and the waiter keep their slot 100 ms or more: the service time is then at
+        // least 90 % of that.
         try await Task.sleep(for: .milliseconds(100))
         gate.open()
         try await holder.value
@@ -148,7 +149,7 @@ struct AdmissionTests {
         try await holder.value
         for waiter in waiters { try await waiter.value }
         #expect(refusals.withLock { $0 } == 0)
-        // The service time is the median of the recent ones: the quick ones, not the slow first.
+        // The service time is the lower quartile of the recent ones: the quick ones, not the slow first.
         #expect(try #require(admission.snapshot.serviceTime) < .seconds(1))
     }
 

@@ -9,9 +9,12 @@ import VignetteSupport
 /// `Retry-After`), since it would not be served in time. A burst of cheap requests is thus queued
 /// whole, and a burst of expensive ones is refused beyond what the slots can do in time.
 ///
-/// The service time is how long a request holds its slot: the median of the most recent ones, so
-/// that a few slow requests (the first ones of a cold process, one huge source) do not make a
-/// queue of cheap work look as if it could not be served. Before any request has finished nothing
+/// The service time is how long a request holds its slot: the lower quartile of the 31 most recent
+/// ones, a deliberately hopeful figure, so that slow requests (the first ones of a cold process
+/// while a burst's connections are still being accepted, one huge source) do not make a queue of
+/// cheap work look as if it could not be served: a request is refused at once only when even
+/// that figure says it would not start in time. A queue taken on too hopefully is corrected by
+/// the rule below, on the real clock, never by a refusal on a guess. Before any request has finished nothing
 /// is known of it, and requests are queued up to `maxWaiting`. A request already queued is refused
 /// only when its time has really run out: when, even if it took a slot now, it would not finish
 /// within `timeout` of its arrival (then it is refused rather than left to time out), never on an
@@ -57,7 +60,7 @@ package final class Admission: Sendable {
         var nextID: UInt64 = 0
         /// The most recent slot-holding times, in seconds, oldest first (at most `recentCount`).
         var recent: [Double] = []
-        /// Their median; nil before the first.
+        /// Their lower quartile (`lowerQuartile`); nil before the first.
         var serviceSeconds: Double?
     }
 
@@ -70,8 +73,14 @@ package final class Admission: Sendable {
     package let timeout: Duration
     /// Requests that may wait whatever their expected wait.
     package let maxWaiting: Int
-    /// How many recent slot-holding times the service time is the median of.
+    /// How many recent slot-holding times the service time is taken from.
     static let recentCount = 31
+
+    /// The lower quartile of `times`; 0 for none.
+    static func lowerQuartile(_ times: [Double]) -> Double {
+        let sorted = times.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 4]
+    }
     private let onRefusal: @Sendable () -> Void
     private let state = Locked(State())
 
@@ -179,8 +188,7 @@ package final class Admission: Sendable {
             if let started = state.running.removeValue(forKey: ticket) {
                 state.recent.append((now - started).seconds)
                 if state.recent.count > Self.recentCount { state.recent.removeFirst() }
-                let sorted = state.recent.sorted()
-                state.serviceSeconds = sorted[sorted.count / 2]
+                state.serviceSeconds = Self.lowerQuartile(state.recent)
             }
             var next: Waiter?
             if !state.waiting.isEmpty {
