@@ -9,26 +9,56 @@ import VignetteSupport
 /// refuses it throws as an `ImageFailure`: 400 for a URL that cannot be read or a recipe that
 /// cannot be made (413 and 415 as `ImageFailure(recipe:)` says), 403 for a bad signature.
 package struct ImageURLReader: Sendable {
-    let signature: URLSignature?
+    /// The key and salt pairs a signature may be made with, any one of them; none: signatures are
+    /// not checked.
+    let signatures: [URLSignature]
+    /// Signature segments accepted as they are, unchecked (imgproxy's `IMGPROXY_TRUSTED_SIGNATURES`).
+    let trustedSignatures: Set<Substring>
+    /// Whether the segment after the signature is only preset names separated by `:`, with no
+    /// options of its own (imgproxy's `IMGPROXY_ONLY_PRESETS`).
+    let onlyPresets: Bool
     let options: ImgproxyOptions
     /// What every recipe is checked against before any work (a padding over the budget is 413).
     let limits: DecodingLimits
 
     /// A reader that checks signatures with the hex `signatureKey` and `signatureSalt` (none with no
     /// key: any signature segment is accepted), expands `presets`, and checks every recipe against
-    /// `limits`.
-    /// - Throws: `ImagingError` (`.invalidArgument`) when the key or the salt is not hex, or the key is empty.
-    package init(signatureKey: String?, signatureSalt: String?, presets: [String: String], limits: DecodingLimits) throws(ImagingError) {
-        if let key = signatureKey {
-            guard let signature = URLSignature(keyHex: key, saltHex: signatureSalt ?? "") else {
-                throw ImagingError(.invalidArgument, "the signing key and salt must be hex, and the key not empty")
-            }
-            self.signature = signature
-        } else {
-            signature = nil
-        }
+    /// `limits`. As in imgproxy's `IMGPROXY_KEY` and `IMGPROXY_SALT`, several pairs are written
+    /// comma-separated, the n-th salt with the n-th key, and a signature made with any of them is
+    /// accepted; with one salt or none, every key takes it. A signature encodes `signatureSize`
+    /// bytes of the digest; `trustedSignatures` pass unchecked; with `onlyPresets` the URL names
+    /// presets instead of options (`/SIGNATURE/PRESET[:PRESET…]/SOURCE`).
+    /// - Throws: `ImagingError` (`.invalidArgument`) when a key or a salt is not hex, a key is empty,
+    ///   the salts are more than one and not as many as the keys, or the size is not 1–32.
+    package init(
+        signatureKey: String?, signatureSalt: String?, signatureSize: Int = 32, trustedSignatures: [String] = [],
+        presets: [String: String], onlyPresets: Bool = false, limits: DecodingLimits
+    ) throws(ImagingError) {
+        signatures = try signatureKey.map { key throws(ImagingError) in
+            try Self.signatures(keys: key, salts: signatureSalt ?? "", size: signatureSize)
+        } ?? []
+        self.trustedSignatures = Set(trustedSignatures.map { Substring($0) })
+        self.onlyPresets = onlyPresets
         options = ImgproxyOptions(presets: presets)
         self.limits = limits
+    }
+
+    /// The signers of comma-separated `keys` and `salts`, paired in order (one salt, or none, for all).
+    static func signatures(keys: String, salts: String, size: Int) throws(ImagingError) -> [URLSignature] {
+        let keys = keys.split(separator: ",", omittingEmptySubsequences: false).map { String($0.trimmingWhitespace()) }
+        var salts = salts.split(separator: ",", omittingEmptySubsequences: false).map { String($0.trimmingWhitespace()) }
+        if salts.count == 1 { salts = Array(repeating: salts[0], count: keys.count) }
+        guard salts.count == keys.count else {
+            throw ImagingError(.invalidArgument, "\(keys.count) signing keys but \(salts.count) salts: each key needs its salt")
+        }
+        var signatures: [URLSignature] = []
+        for (key, salt) in zip(keys, salts) {
+            guard let signature = URLSignature(keyHex: key, saltHex: salt, size: size) else {
+                throw ImagingError(.invalidArgument, "the signing keys and salts must be hex, no key empty, and the signature size 1–32")
+            }
+            signatures.append(signature)
+        }
+        return signatures
     }
 
     /// The parsed URL: its options applied over the `default` preset, and its source.
@@ -55,7 +85,12 @@ package struct ImageURLReader: Sendable {
         var recipe = ImageRecipe()
         var delivery = ImgproxyOptions.Delivery()
         if options.presets["default"] != nil { try options.applyPreset("default", to: &recipe, delivery: &delivery) }
-        while let segment = segments.first, segment.contains(":"), segment != "plain" {
+        if onlyPresets {
+            guard let names = segments.first, !names.isEmpty else { throw ImageFailure.badRequest("the URL names no preset") }
+            for name in names.split(separator: ":") { try options.applyPreset(String(name), to: &recipe, delivery: &delivery) }
+            segments = segments.dropFirst()
+        }
+        while !onlyPresets, let segment = segments.first, segment.contains(":"), segment != "plain" {
             try options.apply(segment, to: &recipe, delivery: &delivery)
             segments = segments.dropFirst()
         }
@@ -137,7 +172,8 @@ package struct ImageURLReader: Sendable {
     }
 
     private func check(signature given: Substring, of signed: Substring) throws(ImageFailure) {
-        guard let signature else { return }  // no key: any segment (insecure, _) is accepted
-        guard signature.isValid(given, for: signed) else { throw .forbidden("invalid signature") }
+        guard !signatures.isEmpty else { return }  // no key: any segment (insecure, _) is accepted
+        if trustedSignatures.contains(given) { return }
+        guard signatures.contains(where: { $0.isValid(given, for: signed) }) else { throw .forbidden("invalid signature") }
     }
 }

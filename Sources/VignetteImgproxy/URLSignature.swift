@@ -3,23 +3,31 @@ import VignetteSupport
 
 /// imgproxy's URL signature: `base64url(HMAC-SHA256(key, salt + path))` without padding, where
 /// `path` is everything after the signature segment, leading `/` included; key and salt are given
-/// hex-encoded. GLib's GHmac computes it (`Digests`).
+/// hex-encoded. With a `size` below 32 only the digest's first `size` bytes are encoded
+/// (imgproxy's `IMGPROXY_SIGNATURE_SIZE`). GLib's GHmac computes it (`Digests`).
 public struct URLSignature: Sendable {
     private let key: [UInt8]
     private let salt: [UInt8]
+    /// The digest's bytes a signature encodes: 1–32 (`sizes`), 32 by default.
+    public let size: Int
 
-    /// A signer for hex `key` and `salt`; nil when either is not hex (an odd length, a non-hex
-    /// character) or the key is empty.
-    public init?(keyHex: String, saltHex: String) {
-        guard let key = URLSignature.bytes(hex: keyHex), !key.isEmpty, let salt = URLSignature.bytes(hex: saltHex) else { return nil }
+    /// The signature sizes imgproxy allows, in bytes of the digest: 1–32 (SHA-256's 32 is the default).
+    public static let sizes = 1...32
+
+    /// A signer for hex `key` and `salt`, encoding `size` bytes of the digest; nil when either is
+    /// not hex (an odd length, a non-hex character), the key is empty or `size` is outside `sizes`.
+    public init?(keyHex: String, saltHex: String, size: Int = 32) {
+        guard let key = URLSignature.bytes(hex: keyHex), !key.isEmpty, let salt = URLSignature.bytes(hex: saltHex),
+            URLSignature.sizes.contains(size)
+        else { return nil }
         self.key = key
         self.salt = salt
+        self.size = size
     }
 
     /// The signature of `path` (base64url, no padding).
     public func signature(of path: Substring) -> String {
-        let digest = hmac(Array(path.utf8))
-        return Base64URL.encode(digest)
+        Base64URL.encode(hmac(Array(path.utf8)))
     }
 
     /// Whether `signature` is `path`'s (its canonical base64url, padding optional), compared in
@@ -29,15 +37,16 @@ public struct URLSignature: Sendable {
         var trimmed = signature
         while trimmed.hasSuffix("=") { trimmed = trimmed.dropLast() }
         let given = Array(trimmed.utf8)
-        let expected = Array(Base64URL.encode(hmac(Array(path.utf8))).utf8)
+        let expected = Array(self.signature(of: path).utf8)
         guard given.count == expected.count else { return false }
         var difference: UInt8 = 0
         for (a, b) in zip(given, expected) { difference |= a ^ b }
         return difference == 0
     }
 
+    /// The digest of `message`, cut to `size` bytes.
     private func hmac(_ message: [UInt8]) -> [UInt8] {
-        Digests.hmacSHA256(key: key, salt, message)
+        Array(Digests.hmacSHA256(key: key, salt, message).prefix(size))
     }
 
     static func bytes(hex: String) -> [UInt8]? {
