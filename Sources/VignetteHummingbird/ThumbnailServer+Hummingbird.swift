@@ -21,7 +21,7 @@ extension ThumbnailServer {
         if !(InstrumentationSystem.tracer is NoOpTracer) {
             router.middlewares.add(TracingMiddleware())
         }
-        addRoutes(to: router)
+        addRoutes(to: router, prefix: configuration.pathPrefix, metrics: configuration.metricsPort == nil)
         return Application(
             router: router,
             server: .http1(configuration: .init(
@@ -35,42 +35,76 @@ extension ThumbnailServer {
     /// application) under `prefix` (e.g. "images": `/images/health`, `/images/<imgproxy URL>`,
     /// `/images/info/<imgproxy info URL>`):
     /// embed the server in your own application with this server's pipeline and configuration.
+    /// The configuration's `healthCheckPath`, `authorizationSecret` and `allowedOrigin` apply to
+    /// these routes; its `pathPrefix` is `application()`'s, and is not added to `prefix`.
     public func addRoutes<Methods: RouterMethods>(to router: Methods, prefix: String = "") {
+        addRoutes(to: router, prefix: prefix, metrics: true)
+    }
+
+    /// The routes under `prefix`, `/metrics` among them when `metrics` says so.
+    func addRoutes<Methods: RouterMethods>(to router: Methods, prefix: String, metrics: Bool) {
         let trimmed = prefix.split(separator: "/").joined(separator: "/")
         let group = router.group(RouterPath(trimmed))
         let mount = trimmed.isEmpty ? "" : "/" + trimmed
         group.get("health") { [self] _, _ in Response(healthAnswer) }
+        if let path = configuration.healthCheckPath?.split(separator: "/").joined(separator: "/"), !path.isEmpty {
+            group.get(RouterPath(path)) { [self] _, _ in Response(healthAnswer) }
+        }
         group.get("ready") { [self] _, _ in Response(readyAnswer) }
-        group.get("metrics") { [self] _, _ in Response(metricsAnswer) }
+        if metrics { group.get("metrics") { [self] _, _ in Response(metricsAnswer) } }
+        if configuration.allowedOrigin != nil {
+            group.on("**", method: .options) { [self] _, _ in Response(preflightAnswer) }
+        }
         group.get("placeholder/:kind/**") { [self] request, context in
             let kindName = context.parameters.get("kind") ?? ""
             let imagePath = ThumbnailServer.imagePath(request.uri.path, mount: mount + "/placeholder/" + kindName)
-            return Response(await placeholderAnswer(
+            if let refusal = await refusal(authorization: request.headers[.authorization], path: imagePath, logger: context.logger) {
+                return Response(withCORS(refusal))
+            }
+            return Response(withCORS(await placeholderAnswer(
                 kind: PlaceholderKind(rawValue: kindName), path: imagePath, logger: context.logger,
-                disconnect: (context as? ServerRequestContext)?.disconnect))
+                disconnect: (context as? ServerRequestContext)?.disconnect)))
         }
         group.get("info/**") { [self] request, context in
-            Response(await infoAnswer(
-                path: ThumbnailServer.imagePath(request.uri.path, mount: mount + "/info"), ifNoneMatch: request.headers[.ifNoneMatch],
-                logger: context.logger, disconnect: (context as? ServerRequestContext)?.disconnect))
+            let imagePath = ThumbnailServer.imagePath(request.uri.path, mount: mount + "/info")
+            if let refusal = await refusal(authorization: request.headers[.authorization], path: imagePath, logger: context.logger) {
+                return Response(withCORS(refusal))
+            }
+            return Response(withCORS(await infoAnswer(
+                path: imagePath, ifNoneMatch: request.headers[.ifNoneMatch], logger: context.logger,
+                disconnect: (context as? ServerRequestContext)?.disconnect)))
         }
         group.get("**") { [self] request, context in
-            await respond(
-                to: request, path: ThumbnailServer.imagePath(request.uri.path, mount: mount), logger: context.logger,
-                disconnect: (context as? ServerRequestContext)?.disconnect)
+            let imagePath = ThumbnailServer.imagePath(request.uri.path, mount: mount)
+            if let refusal = await refusal(authorization: request.headers[.authorization], path: imagePath, logger: context.logger) {
+                return Response(withCORS(refusal))
+            }
+            return await respond(to: request, path: imagePath, logger: context.logger, disconnect: (context as? ServerRequestContext)?.disconnect)
         }
+    }
+
+    /// The application that serves `/metrics` alone on `metricsHost`:`metricsPort`, when the
+    /// configuration sets a port for it; `onRunning` receives the bound port.
+    func metricsApplication(port: Int, onRunning: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
+        let router = Router()
+        router.get("metrics") { [self] _, _ in Response(metricsAnswer) }
+        return Application(
+            router: router, configuration: .init(address: .hostname(configuration.metricsHost, port: port), serverName: "vignette"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) }, logger: logger)
     }
 
     /// Runs until SIGTERM or SIGINT: then stops accepting, lets the requests in flight finish (up
     /// to `shutdownTimeout`), writes the disk cache's staged entries, and returns. `services` run
     /// in the same group (a trace exporter, say) and are shut down after the server, so they
-    /// still see the last requests' work.
+    /// still see the last requests' work. With a `metricsPort` in the configuration `/metrics`
+    /// is served there, and `onMetricsRunning` receives that listener's port.
     public func run(
         shutdownTimeout: Duration = .seconds(ServerConfiguration.Defaults.shutdownTimeoutSeconds), alongside services: [any Service] = [],
-        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }, onMetricsRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         // A group shuts its services down in reverse order: the server first.
         var all = services
+        if let port = configuration.metricsPort { all.append(metricsApplication(port: port, onRunning: onMetricsRunning)) }
         all.append(application(onRunning: onRunning))
         var groupConfiguration = ServiceGroupConfiguration(services: all, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = shutdownTimeout

@@ -81,6 +81,81 @@ public struct ServerConfiguration: Sendable {
     /// then does nothing).
     public var watermarkPath: String?
 
+    // MARK: imgproxy's server settings (`vignette serve` reads them from imgproxy's variables too)
+
+    /// The bytes of the HMAC digest a signature encodes, 1–32 (imgproxy's `IMGPROXY_SIGNATURE_SIZE`;
+    /// default 32, all of it).
+    public var signatureSize: Int = Defaults.signatureSize
+    /// Signature segments accepted unchecked, whatever the key (imgproxy's `IMGPROXY_TRUSTED_SIGNATURES`).
+    public var trustedSignatures: [String] = []
+    /// Whether image URLs name presets only, `/SIGNATURE/PRESET[:PRESET…]/SOURCE`, instead of
+    /// options (imgproxy's `IMGPROXY_ONLY_PRESETS`; off by default).
+    public var onlyPresets = false
+    /// When set, image, `/info` and `/placeholder` requests must carry `Authorization: Bearer
+    /// SECRET` (compared in constant time), else they are answered 403 (imgproxy's
+    /// `IMGPROXY_SECRET`); `/health`, `/ready` and `/metrics` need none.
+    public var authorizationSecret: String?
+    /// The path every route is mounted under by `application()` (e.g. `/img`: `/img/health`,
+    /// `/img/<imgproxy URL>`; imgproxy's `IMGPROXY_PATH_PREFIX`); "" for none. The signature covers
+    /// what follows it.
+    public var pathPrefix = ""
+    /// Another path answering as `/health` does, under `pathPrefix` (imgproxy's
+    /// `IMGPROXY_HEALTH_CHECK_PATH`); nil for none.
+    public var healthCheckPath: String?
+    /// The `Access-Control-Allow-Origin` value sent with image, `/info` and `/placeholder`
+    /// answers, with `Access-Control-Allow-Methods: GET, OPTIONS`; `OPTIONS` requests are then
+    /// answered 200 with them (imgproxy's `IMGPROXY_ALLOW_ORIGIN`). nil sends no CORS headers.
+    public var allowedOrigin: String?
+    /// Prefixed to every source that does not start with it already (imgproxy's
+    /// `IMGPROXY_BASE_URL`): URLs may then name `images/cat.jpg` for `https://cdn.example.com/images/cat.jpg`.
+    public var sourceBaseURL: String?
+    /// The formats a URL without a format may be answered in when `Accept` names them: AVIF and
+    /// WebP by default, preferred in the order JPEG XL, AVIF, WebP (imgproxy's `IMGPROXY_AUTO_AVIF`,
+    /// `IMGPROXY_AUTO_WEBP`, `IMGPROXY_AUTO_JXL`). Empty: the format never follows `Accept`.
+    public var autoFormats: Set<ImageFormat> = Defaults.autoFormats
+    /// The formats that replace the format a URL names when `Accept` names them, in the same
+    /// order (imgproxy's `IMGPROXY_ENFORCE_AVIF`, `_WEBP`, `_JXL`; none by default). Such answers
+    /// carry `Vary: Accept`. An animated result is not made AVIF or JPEG XL.
+    public var enforcedFormats: Set<ImageFormat> = []
+    /// The quality of a URL that gives neither `quality` nor a `format_quality` for its format:
+    /// `defaultFormatQuality`'s for the format, else this, else the format's own default
+    /// (`ImageRecipe.defaultQuality(for:)`; imgproxy's `IMGPROXY_QUALITY`). nil for the latter.
+    public var defaultQuality: Int?
+    /// Per-format qualities, for URLs that give no quality (imgproxy's `IMGPROXY_FORMAT_QUALITY`).
+    public var defaultFormatQuality: [ImageFormat: Int] = [:]
+    /// Whether animated sources made into an animated format keep their frames; false makes every
+    /// result a still of the first frame (imgproxy's `IMGPROXY_MAX_ANIMATION_FRAMES=1`). On by default.
+    public var keepsAnimation = true
+    /// The longest side a result may have (extend canvas and padding included): a longer one is
+    /// scaled down to it (imgproxy's `IMGPROXY_MAX_RESULT_DIMENSION`); a URL's
+    /// `max_result_dimension` may only lower it. nil for no limit.
+    public var maxResultDimension: Int?
+    /// The image answered when a source cannot be fetched (missing, refused by its server, timed
+    /// out, over the byte limit), made with the URL's options (imgproxy's
+    /// `IMGPROXY_FALLBACK_IMAGE_PATH`, `_URL` and `_DATA`); nil answers the failure.
+    public var fallbackImage: ImageRequest.Source?
+    /// The status of a fallback image's answer; nil for the failure's own (imgproxy's
+    /// `IMGPROXY_FALLBACK_IMAGE_HTTP_CODE`, where 0 means that). 200 by default.
+    public var fallbackImageStatus: Int? = Defaults.fallbackImageStatus
+    /// `Cache-Control: max-age` of a fallback image's answer, in seconds; nil for `cacheMaxAge`
+    /// (imgproxy's `IMGPROXY_FALLBACK_IMAGE_TTL`).
+    public var fallbackImageMaxAge: Int?
+    /// How long a source server may take to answer, and to send the next bytes of its body; nil
+    /// for the loader's own limits (imgproxy's `IMGPROXY_DOWNLOAD_TIMEOUT`, which bounds the whole
+    /// download). The request's `requestTimeout` bounds the whole of it anyway.
+    public var downloadTimeout: Duration?
+    /// The `User-Agent` sent to source servers; nil for the loader's ("Vignette"; imgproxy's
+    /// `IMGPROXY_USER_AGENT`).
+    public var userAgent: String?
+    /// Whether a failure's answer carries the error in full (a library's message, a path) after
+    /// its reason, for development only (imgproxy's `IMGPROXY_DEVELOPMENT_ERRORS_MODE`); off by default.
+    public var detailedErrors = false
+    /// When set, `/metrics` is served on this port (of `metricsHost`) and not beside the images
+    /// (imgproxy's `IMGPROXY_PROMETHEUS_BIND`); port 0 takes any free one. nil: on the main port.
+    public var metricsPort: Int?
+    /// The address `/metrics` listens on when `metricsPort` is set (default 127.0.0.1).
+    public var metricsHost = Defaults.host
+
     /// The defaults described on each property.
     public init(
         host: String = Defaults.host, port: Int = Defaults.port, localRoot: String? = nil, allowedSourcePrefixes: [String] = [],
@@ -138,6 +213,12 @@ extension ServerConfiguration {
         /// Seconds requests in flight may take to finish once the server is asked to stop
         /// (`ThumbnailServer.run(shutdownTimeout:…)`).
         public static let shutdownTimeoutSeconds = 10
+        /// Bytes of the digest a URL signature encodes: all 32 of SHA-256's.
+        public static let signatureSize = 32
+        /// The formats chosen from `Accept` when a URL names none.
+        public static let autoFormats: Set<ImageFormat> = [.avif, .webp]
+        /// The status of a fallback image's answer (imgproxy's default).
+        public static let fallbackImageStatus = 200
     }
 
     /// The values `vignette serve` accepts for each setting, from its flags and environment.
@@ -158,5 +239,13 @@ extension ServerConfiguration {
         package static let cacheMaxAge = 0...315_360_000
         /// Milliseconds, for Redis' connect and command timeouts.
         package static let redisTimeoutMilliseconds = 1...60_000
+        /// Bytes of the digest a signature encodes.
+        package static let signatureSize = 1...32
+        /// Qualities, for `defaultQuality` and `defaultFormatQuality`.
+        package static let quality = 1...100
+        /// HTTP statuses, for `fallbackImageStatus`.
+        package static let status = 100...599
+        /// Pixels, for `maxResultDimension`.
+        package static let resultDimension = 1...100_000
     }
 }

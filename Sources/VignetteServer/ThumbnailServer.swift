@@ -44,7 +44,8 @@ public final class ThumbnailServer: Sendable {
     ///   folder, or the signing key or salt is not hex.
     public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "vignette.server")) throws {
         urls = try ImageURLReader(
-            signatureKey: configuration.signatureKey, signatureSalt: configuration.signatureSalt, presets: configuration.presets,
+            signatureKey: configuration.signatureKey, signatureSalt: configuration.signatureSalt, signatureSize: configuration.signatureSize,
+            trustedSignatures: configuration.trustedSignatures, presets: configuration.presets, onlyPresets: configuration.onlyPresets,
             limits: configuration.decodingLimits)
         if let root = configuration.localRoot, LocalSourceResolver(root: root) == nil {
             throw ImagingError(.invalidArgument, "the local root \(root) is not a folder")
@@ -61,7 +62,12 @@ public final class ThumbnailServer: Sendable {
             timeout: configuration.requestTimeout, maxWaiting: configuration.waitingLimit, onRefusal: { metrics.shed() })
         sources = SourceResolver(configuration: configuration)
         // No redirects: each hop would need its own address check (server-side request forgery).
-        let loaderConfiguration = HTTPDataLoader.Configuration(maximumRedirects: 0, s3: configuration.s3)
+        var loaderConfiguration = HTTPDataLoader.Configuration(maximumRedirects: 0, s3: configuration.s3)
+        if let timeout = configuration.downloadTimeout {
+            loaderConfiguration.requestTimeout = timeout
+            loaderConfiguration.readTimeout = min(loaderConfiguration.readTimeout, timeout)
+        }
+        if let agent = configuration.userAgent { loaderConfiguration.userAgent = agent }
         var pipelineConfiguration = ImagePipeline.Configuration(
             dataLoader: HTTPDataLoader(limits: configuration.decodingLimits, configuration: loaderConfiguration), imageCache: nil,
             dataCache: try configuration.cacheFolder.map { try DataCache(path: $0, sizeLimit: configuration.cacheSizeLimit) },

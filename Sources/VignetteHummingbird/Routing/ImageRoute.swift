@@ -18,9 +18,9 @@ extension ThumbnailServer {
             watched.withLock { $0 = true }
             return try await request.body.consumeWithCancellationOnInboundClose { _ in try await work() }
         }
-        var response = Response(await answer(
+        var response = Response(withCORS(await answer(
             path: path, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch], logger: logger,
-            disconnect: disconnect, watch: watch))
+            disconnect: disconnect, watch: watch)))
         if watched.withLock({ $0 }) { response.headers[.connection] = "close" }
         return response
     }

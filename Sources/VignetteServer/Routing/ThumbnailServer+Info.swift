@@ -20,7 +20,7 @@ extension ThumbnailServer {
         await counted(path: path, logger: logger) {
             let (options, source, delivery) = try urls.infoOrder(for: path)
             try Self.checkNotExpired(delivery)
-            let resolved = try await sources.resolve(source)
+            let resolved = try await resolve(source)
             let request = try responder.request(options.recipe, source: resolved.source, imageID: resolved.imageID)
             let tag = EntityTag(resultKey: pipeline.infoKey(for: request, options: options))
             let headers = ImageAnswer.resultHeaders(tag: tag, maxAge: configuration.cacheMaxAge, negotiated: false, modified: resolved.modified)

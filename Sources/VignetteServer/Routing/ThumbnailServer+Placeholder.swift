@@ -14,7 +14,7 @@ extension ThumbnailServer {
         await counted(path: path, logger: logger) {
             guard let kind else { throw ImageFailure.badRequest("the placeholder kind must be thumbhash or blurhash") }
             let order = try urls.order(for: path)
-            let resolved = try await sources.resolve(order.source)
+            let resolved = try await resolve(order.source)
             let request = try responder.request(.placeholder, source: resolved.source, imageID: resolved.imageID)
             let pipeline = pipeline
             let text = try await admitted(joining: { false }, disconnect: disconnect) { try await pipeline.placeholder(kind, for: request) }
