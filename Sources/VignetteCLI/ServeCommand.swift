@@ -25,8 +25,10 @@ struct ServeCommand: AsyncParsableCommand {
             AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN in AWS_REGION (default us-east-1). GET /health, /ready, /metrics (Prometheus text). Prints \
             "listening on http://HOST:PORT" on standard error once it accepts connections. SIGTERM or SIGINT stops \
             accepting, lets requests in flight finish (up to --shutdown-timeout), writes the disk cache and exits 0. \
-            Each flag may also come from its environment variable (named in its help); IMGPROXY_KEY and IMGPROXY_SALT \
-            are read too, for users coming from imgproxy.
+            Each flag may also come from its environment variable (named in its help). imgproxy's own variables \
+            (IMGPROXY_BIND, IMGPROXY_KEY, IMGPROXY_SALT, IMGPROXY_TTL, …) are read too, so an imgproxy deployment's \
+            environment works unchanged; a flag or its VIGNETTE_* variable wins over its imgproxy twin, and one log line \
+            at start names the IMGPROXY_* variables read, a warning each one set but not supported (docs/imgproxy.md).
             """)
 
     @Option(help: ArgumentHelp(
@@ -37,10 +39,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Serve local:///PATH sources from this folder (env VIGNETTE_ROOT).", valueName: "DIR"))
     var root: String?
 
-    @Option(help: ArgumentHelp("URL signing key, hex (env VIGNETTE_KEY or IMGPROXY_KEY; none: signatures are not checked).", valueName: "HEX"))
+    @Option(help: ArgumentHelp("URL signing key, hex; several keys comma-separated, each with its salt (env VIGNETTE_KEY or IMGPROXY_KEY; none: signatures are not checked).", valueName: "HEX"))
     var key: String?
 
-    @Option(help: ArgumentHelp("URL signing salt, hex (env VIGNETTE_SALT or IMGPROXY_SALT).", valueName: "HEX"))
+    @Option(help: ArgumentHelp("URL signing salt, hex; several comma-separated, one for each key (env VIGNETTE_SALT or IMGPROXY_SALT).", valueName: "HEX"))
     var salt: String?
 
     @Option(name: .customLong("allow-source"), help: ArgumentHelp("Allow only http(s) sources starting with PREFIX; repeatable (env VIGNETTE_ALLOW_SOURCE, comma-separated).", valueName: "PREFIX"))
@@ -112,20 +114,49 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// The flags, each falling back to its environment variable, checked.
-    func settings() throws -> ServerConfiguration {
+    func settings() throws -> ServerConfiguration { try serveSettings().configuration }
+
+    /// The `VIGNETTE_*` variables (each standing for its flag too) given on this command line or
+    /// in the environment: their imgproxy twins are then not read.
+    var givenTwins: Set<String> {
+        let flags: [(String, Bool)] = [
+            ("VIGNETTE_BIND", bind != nil), ("VIGNETTE_ROOT", root != nil), ("VIGNETTE_KEY", key != nil), ("VIGNETTE_SALT", salt != nil),
+            ("VIGNETTE_ALLOW_SOURCE", !allowedSources.isEmpty), ("VIGNETTE_ALLOW_PRIVATE_SOURCES", allowPrivateSources), ("VIGNETTE_S3", s3),
+            ("VIGNETTE_S3_ENDPOINT", s3Endpoint != nil), ("VIGNETTE_MAX_CONCURRENCY", maxConcurrency != nil), ("VIGNETTE_PRESET", !presets.isEmpty),
+            ("VIGNETTE_QUEUE", queue != nil), ("VIGNETTE_TIMEOUT", timeout != nil), ("VIGNETTE_KEEP_ALIVE_TIMEOUT", keepAliveTimeout != nil),
+            ("VIGNETTE_MAX_AGE", maxAge != nil), ("VIGNETTE_SHUTDOWN_TIMEOUT", shutdownTimeout != nil), ("VIGNETTE_WATERMARK", watermark != nil),
+        ]
+        return Set(flags.filter { $0.1 || ServeCommand.environment($0.0) != nil }.map(\.0))
+    }
+
+    /// The settings: imgproxy's variables over the defaults (`ImgproxyEnvironment`), then the
+    /// flags, each falling back to its `VIGNETTE_*` variable, over those; checked. Also what
+    /// imgproxy's variables gave, for the start's log lines.
+    func serveSettings() throws -> (configuration: ServerConfiguration, imgproxy: ImgproxyEnvironment) {
         let environment = ServeCommand.environment
-        let bind = try (bind ?? environment("VIGNETTE_BIND")).map(ServeCommand.address) ?? (host: Defaults.host, port: Defaults.port)
-        var configuration = ServerConfiguration(
-            host: bind.host, port: bind.port, localRoot: root ?? environment("VIGNETTE_ROOT"),
-            allowedSourcePrefixes: allowedSources.isEmpty ? ServeCommand.list(environment("VIGNETTE_ALLOW_SOURCE")) : allowedSources,
-            allowsLocalNetworks: allowPrivateSources || ServeCommand.isOn(environment("VIGNETTE_ALLOW_PRIVATE_SOURCES")),
-            signatureKey: key ?? environment("VIGNETTE_KEY") ?? environment("IMGPROXY_KEY"),
-            signatureSalt: salt ?? environment("VIGNETTE_SALT") ?? environment("IMGPROXY_SALT"))
-        for preset in presets.isEmpty ? ServeCommand.list(environment("VIGNETTE_PRESET")) : presets {
+        let imgproxy: ImgproxyEnvironment
+        do {
+            let given = givenTwins
+            imgproxy = try ImgproxyEnvironment(environment: ProcessInfo.processInfo.environment) { given.contains($0) }
+        } catch let failure as ImgproxyEnvironment.Failure {
+            throw ValidationError(failure.description)
+        }
+        var configuration = imgproxy.configuration
+        if let text = bind ?? environment("VIGNETTE_BIND") { (configuration.host, configuration.port) = try ServeCommand.address(text) }
+        if let root = root ?? environment("VIGNETTE_ROOT") { configuration.localRoot = root }
+        let prefixes = allowedSources.isEmpty ? ServeCommand.list(environment("VIGNETTE_ALLOW_SOURCE")) : allowedSources
+        if !prefixes.isEmpty { configuration.allowedSourcePrefixes = prefixes }
+        if allowPrivateSources || ServeCommand.isOn(environment("VIGNETTE_ALLOW_PRIVATE_SOURCES")) { configuration.allowsLocalNetworks = true }
+        if let key = key ?? environment("VIGNETTE_KEY") { configuration.signatureKey = key }
+        if let salt = salt ?? environment("VIGNETTE_SALT") { configuration.signatureSalt = salt }
+        let presetList = presets.isEmpty ? ServeCommand.list(environment("VIGNETTE_PRESET")) : presets
+        if !presetList.isEmpty { configuration.presets = [:] }
+        for preset in presetList {
             let parts = preset.split(separator: "=", maxSplits: 1)
             guard parts.count == 2, !parts[0].isEmpty else { throw ValidationError("--preset takes NAME=OPTIONS, got \(preset)") }
             configuration.presets[String(parts[0])] = String(parts[1])
         }
+        configuration.presets = imgproxy.presets(withDefaults: configuration.presets)
         func number(_ flag: Int?, _ variable: String, _ name: String, _ range: ClosedRange<Int>) throws -> Int? {
             guard let value = try flag ?? environment(variable).map({ text throws -> Int in
                 guard let value = Int(text) else { throw ValidationError("\(variable) must be a number, got \(text)") }
@@ -137,7 +168,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let concurrency = try number(maxConcurrency, "VIGNETTE_MAX_CONCURRENCY", "--max-concurrency", Ranges.maxConcurrentRequests) {
             configuration.maxConcurrentRequests = concurrency
         }
-        configuration.maxWaitingRequests = try number(queue, "VIGNETTE_QUEUE", "--queue", Ranges.maxWaitingRequests)
+        if let waiting = try number(queue, "VIGNETTE_QUEUE", "--queue", Ranges.maxWaitingRequests) { configuration.maxWaitingRequests = waiting }
         if let seconds = try maxQueueWait ?? environment("VIGNETTE_MAX_QUEUE_WAIT").map({ text throws -> Double in
             guard let value = Double(text) else { throw ValidationError("VIGNETTE_MAX_QUEUE_WAIT must be a number, got \(text)") }
             return value
@@ -157,7 +188,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.cacheFolder = cache ?? environment("VIGNETTE_CACHE")
         if allowPdf || ServeCommand.isOn(environment("VIGNETTE_ALLOW_PDF")) { configuration.allowedInputs.insert(.pdf) }
         if allowVideo || ServeCommand.isOn(environment("VIGNETTE_ALLOW_VIDEO")) { configuration.allowedInputs.insert(.video) }
-        configuration.watermarkPath = watermark ?? environment("VIGNETTE_WATERMARK") ?? environment("IMGPROXY_WATERMARK_PATH")
+        if let path = watermark ?? environment("VIGNETTE_WATERMARK") { configuration.watermarkPath = path }
         configuration.memoryCacheSizeLimit = try number(
             memoryCacheSize, "VIGNETTE_MEMORY_CACHE_SIZE", "--memory-cache-size", Ranges.memoryCacheSizeMiB).map { $0 << 20 }
         if let mebibytes = try number(cacheSize, "VIGNETTE_CACHE_SIZE", "--cache-size", Ranges.cacheSizeMiB) {
@@ -174,34 +205,66 @@ struct ServeCommand: AsyncParsableCommand {
                 configuration.redis?.commandTimeout = .milliseconds(milliseconds)
             }
         }
-        configuration.s3 = try ServeCommand.s3Configuration(
-            enabled: s3 || ServeCommand.isOn(environment("VIGNETTE_S3")), endpoint: s3Endpoint ?? environment("VIGNETTE_S3_ENDPOINT"))
+        let s3Enabled = s3 || ServeCommand.isOn(environment("VIGNETTE_S3")), endpoint = s3Endpoint ?? environment("VIGNETTE_S3_ENDPOINT")
+        if s3Enabled || endpoint != nil { configuration.s3 = try ServeCommand.s3Configuration(enabled: s3Enabled, endpoint: endpoint) }
         if let seconds = try number(maxAge, "VIGNETTE_MAX_AGE", "--max-age", Ranges.cacheMaxAge) { configuration.cacheMaxAge = seconds }
-        return configuration
+        return (configuration, imgproxy)
     }
 
     func run() async throws {
-        let configuration = try settings()
+        let (configuration, imgproxy) = try serveSettings()
+        // Before any logger is made: imgproxy's log format and level, when its variables give them.
+        let logger = ServeCommand.startLogging(format: imgproxy.logFormat, level: imgproxy.logLevel)
         // Two malloc arenas rather than glibc's eight per core: memory freed by one thread stays in
         // the arena it came from, so with many threads each keeping an arena of its own, a
         // long-running server's resident memory grows with memory it rarely reuses.
         let arenasCapped = ImagingRuntime.limitMallocArenas(to: 2)
         // Before the server: its pipeline and its request spans take the tracer bootstrapped here.
         let traceExport = try TraceExport.bootstrap(endpoint: otelEndpoint)
-        let server = try ThumbnailServer(configuration: configuration)
+        let server = try ThumbnailServer(configuration: configuration, logger: logger)
+        imgproxy.log(to: server.logger)
         logCaps(of: server, arenasCapped: arenasCapped)
         // Under load the pipeline makes one image per core at once, which keeps every core busy:
         // one libvips thread each, since more threads per image would only contend for the cores.
         ImagingRuntime.shareCores(CPUBudget.availableCores(), among: server.pipeline.configuration.decodingConcurrency)
-        let shutdown = Duration.seconds(try Self.shutdownSeconds(shutdownTimeout))
-        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        let shutdown = Duration.seconds(try Self.shutdownSeconds(shutdownTimeout, imgproxy: imgproxy.shutdownSeconds))
+        let host = Self.shown(configuration.host), metricsHost = Self.shown(configuration.metricsHost)
         do {
-            try await server.run(shutdownTimeout: shutdown, alongside: traceExport.map { [$0] } ?? []) { port in
-                Console.error("listening on http://\(host):\(port)")
-            }
+            try await server.run(
+                shutdownTimeout: shutdown, alongside: traceExport.map { [$0] } ?? [],
+                onRunning: { port in Console.error("listening on http://\(host):\(port)") },
+                onMetricsRunning: { port in Console.error("metrics on http://\(metricsHost):\(port)/metrics") })
         } catch {
             throw CommandFailure("\(error)")
         }
+    }
+
+    /// `host` as it goes in a URL: an IPv6 address in brackets.
+    static func shown(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
+
+    /// The server's logger, after the logging system is set up for `format` and `level` when
+    /// either is given (imgproxy's `IMGPROXY_LOG_FORMAT`, `IMGPROXY_LOG_LEVEL`); otherwise
+    /// swift-log's default, text lines on standard error at info level.
+    static func startLogging(format: ImgproxyEnvironment.LogFormat?, level: Logger.Level?) -> Logger {
+        if format != nil || level != nil {
+            let level = level ?? .info
+            switch format {
+            case .json, .gcp:
+                let googleCloud = format == .gcp
+                LoggingSystem.bootstrap { label in
+                    var handler = JSONLogHandler(label: label, googleCloud: googleCloud)
+                    handler.logLevel = level
+                    return handler
+                }
+            case .text, nil:
+                LoggingSystem.bootstrap { label in
+                    var handler = StreamLogHandler.standardError(label: label)
+                    handler.logLevel = level
+                    return handler
+                }
+            }
+        }
+        return Logger(label: "vignette.server")
     }
 
     /// S3 sources when asked for (`--s3`, or an endpoint): credentials and region from the
@@ -220,8 +283,10 @@ struct ServeCommand: AsyncParsableCommand {
         return configuration
     }
 
-    static func shutdownSeconds(_ flag: Int?) throws -> Int {
-        let value = flag ?? environment("VIGNETTE_SHUTDOWN_TIMEOUT").flatMap { Int($0) } ?? Defaults.shutdownTimeoutSeconds
+    /// The shutdown's grace period: the flag, `VIGNETTE_SHUTDOWN_TIMEOUT`, imgproxy's
+    /// `IMGPROXY_GRACEFUL_STOP_TIMEOUT` (`imgproxy`), or the default.
+    static func shutdownSeconds(_ flag: Int?, imgproxy: Int? = nil) throws -> Int {
+        let value = flag ?? environment("VIGNETTE_SHUTDOWN_TIMEOUT").flatMap { Int($0) } ?? imgproxy ?? Defaults.shutdownTimeoutSeconds
         let range = Ranges.shutdownTimeoutSeconds
         guard range.contains(value) else { throw ValidationError("--shutdown-timeout must be \(range.lowerBound)–\(range.upperBound), got \(value)") }
         return value
