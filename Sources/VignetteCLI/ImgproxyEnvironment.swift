@@ -69,7 +69,8 @@ struct ImgproxyEnvironment {
     init(environment: [String: String], twinGiven: (String) -> Bool) throws {
         let known = Set(Self.table.flatMap(\.names))
         for variable in Self.table {
-            for name in variable.names {
+            // Of a variable and its deprecated names, the current one is applied last and wins.
+            for name in variable.apply == nil ? variable.names : variable.names.reversed() {
                 guard let text = environment[name], !text.trimmingWhitespace().isEmpty else { continue }
                 if let twin = variable.twin, twinGiven(twin) {
                     overridden.append(name)
