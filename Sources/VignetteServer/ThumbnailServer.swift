@@ -31,7 +31,7 @@ public final class ThumbnailServer: Sendable {
     /// The pipeline every image request goes through.
     public let pipeline: ImagePipeline
     /// The metrics served at `/metrics`.
-    public let metrics: ServerMetrics
+    package let metrics: ServerMetrics
     /// The one answer path every image request takes, with the server's caching ages and watermark.
     public let responder: ImageResponder
     package let admission: Admission

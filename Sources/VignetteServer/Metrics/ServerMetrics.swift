@@ -10,7 +10,7 @@ import Prometheus
 /// `vignette_cache_hits_total{layer}`, …, through `metricsFactory`), and what the caches, libvips
 /// and the process hold (`MemoryGauges`: `vignette_memory_cache_bytes{cache}`, …,
 /// `process_resident_memory_bytes`, …), read when `/metrics` is scraped.
-public final class ServerMetrics: Sendable {
+package final class ServerMetrics: Sendable {
     /// Where every metric is kept.
     public let registry: PrometheusCollectorRegistry
     /// The swift-metrics factory over `registry`, for the pipeline (`Configuration.metricsFactory`).
