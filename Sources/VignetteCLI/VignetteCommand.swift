@@ -6,6 +6,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Vignette
+import VignetteSupport
 
 /// `vignette`: thumbnails and conversions for processing scripts.
 ///
@@ -18,6 +19,7 @@ struct VignetteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vignette",
         abstract: "Fast, safe thumbnails and image conversions (libvips, libwebp, libheif).",
+        version: VignetteVersion.current,
         subcommands: [InfoCommand.self, ThumbnailCommand.self, ConvertCommand.self, ServeCommand.self])
 
     /// ArgumentParser exits 64 on usage errors; the contract says 2.
