@@ -1,6 +1,7 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// Licence: Apache-2.0 (LICENSE).
 // The core (`Vignette`, `VignetteCodecs`) depends on swift-log, swift-metrics and
 // swift-distributed-tracing alone. Everything else sits behind a package trait: every target
 // dependency on another package names the trait that needs it, so a package that enables none of
