@@ -16,6 +16,9 @@ import PackageDescription
 //                enables Hummingbird
 //   Video        video posters in VignetteCodecs: FFmpeg's libavformat/libavcodec/libswscale
 //                (Debian's -dev packages), a system library needed only with the trait
+//   Faces        face detection for crops that keep people (`Gravity.faces`): OpenCV's YuNet
+//                detector (Debian's libopencv-objdetect-dev to build, libopencv-objdetect406 to
+//                run), loaded when the first detector is made, not at process start
 //
 // VignetteImgproxy (imgproxy's URL grammar: options, info options, signatures, URLs) needs only the
 // core and no trait. No trait is on by default. This repository's own builds (the Makefile) enable them all.
@@ -25,6 +28,7 @@ let hummingbird: Set<String> = ["Hummingbird"]
 let vapor: Set<String> = ["Vapor"]
 let cli: Set<String> = ["CLI"]
 let video: Set<String> = ["Video"]
+let faces: Set<String> = ["Faces"]
 
 let package = Package(
     name: "Vignette",
@@ -51,6 +55,7 @@ let package = Package(
         .trait(name: "Vapor", description: "VignetteVapor: the server's routes mounted in a Vapor application.", enabledTraits: ["Server"]),
         .trait(name: "CLI", description: "The vignette executable: commands, serve, OTLP trace export.", enabledTraits: ["Hummingbird"]),
         .trait(name: "Video", description: "Video posters (MP4, MOV, WebM, MKV…) through FFmpeg's libavformat and libavcodec."),
+        .trait(name: "Faces", description: "Crops that keep faces, through OpenCV's YuNet detector (cv::FaceDetectorYN)."),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -110,11 +115,18 @@ let package = Package(
         // JPEG thumbnails at 1/8 from each block's DC only: a DC-only entropy decoder for
         // sequential files, a DC-scans-only stream for progressive ones; no libjpeg calls.
         .target(name: "CVignetteJPEGDC", path: "CSystemShims/CVignetteJPEGDC"),
+        // Behind the Faces trait: cv::FaceDetectorYN behind a C interface, OpenCV opened with dlopen
+        // on first use. Debian keeps OpenCV's headers in /usr/include/opencv4, which a target may
+        // not name; `opencv-headers/opencv2` is a link to them.
+        .target(
+            name: "CVignetteFaces", path: "CSystemShims/CVignetteFaces", exclude: ["opencv-headers"],
+            cxxSettings: [.headerSearchPath("opencv-headers")]),
         .target(
             name: "VignetteCodecs",
             dependencies: [
                 "VignetteSupport", "CVignetteVips", "CVignetteWebP", "CVignetteHeif", "CVignetteImageShims", "CVignetteResize", "CVignetteTurboJPEG", "CVignetteLcms2", "CVignetteDeflate",
                 "CVignetteJPEGDC", .target(name: "CVignetteFFmpeg", condition: .when(traits: video)),
+                .target(name: "CVignetteFaces", condition: .when(traits: faces)),
             ]),
         .target(
             name: "Vignette",

@@ -10,8 +10,9 @@ extension ImagePipeline {
     /// `cacheFolder` (`--cache`, or a run's temporary download folder) keeps, under the
     /// `.automatic` policy, the encoded results (thumbnails and animations alike: requests with
     /// processing) and the downloads (requests without processing); never a copy of a file input.
+    /// `faceModel` (`--face-model`) is the YuNet model `--gravity face` crops find faces with.
     static func command(
-        jobs: Int = 1, limits: DecodingLimits, loader: HTTPDataLoader? = nil, cacheFolder: String? = nil
+        jobs: Int = 1, limits: DecodingLimits, loader: HTTPDataLoader? = nil, cacheFolder: String? = nil, faceModel: String? = nil
     ) throws -> ImagePipeline {
         var configuration = ImagePipeline.Configuration(
             dataLoader: loader ?? FileDataLoader(limits: limits), imageCache: nil,
@@ -22,6 +23,13 @@ extension ImagePipeline {
         configuration.decodingConcurrency = jobs
         configuration.processingConcurrency = jobs
         configuration.encodingConcurrency = jobs
+        if let faceModel {
+            do {
+                configuration.faceDetector = try FaceDetector(modelPath: faceModel)
+            } catch {
+                throw CommandFailure("--face-model: \(error.message)")
+            }
+        }
         return ImagePipeline(configuration: configuration)
     }
 }

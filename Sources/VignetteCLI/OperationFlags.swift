@@ -45,7 +45,7 @@ struct OperationFlags: ParsableArguments {
     @Option(help: ArgumentHelp("How --watermark is drawn: opacity (0–1), position (ce, no, so, ea, we, noea, nowe, soea, sowe, or re to tile), X and Y offsets, and its width as a share of the result's. imgproxy's wm.", valueName: "OPACITY[:POSITION[:X:Y[:SCALE]]]"))
     var watermarkOptions: String?
 
-    @Option(help: ArgumentHelp("What a cover crop keeps: no, so, ea, we, noea, nowe, soea, sowe, ce or sm, with X:Y offsets (pixels, or a fraction below 1); or fp:X:Y, a focus point (0–1 each). imgproxy's gravity.", valueName: "TYPE[:X:Y]"))
+    @Option(help: ArgumentHelp("What a cover crop keeps: no, so, ea, we, noea, nowe, soea, sowe, ce or sm, with X:Y offsets (pixels, or a fraction below 1); fp:X:Y, a focus point (0–1 each); or face (obj:face), the faces --face-model finds. imgproxy's gravity.", valueName: "TYPE[:X:Y]"))
     var gravity: String?
 
     @Option(help: ArgumentHelp("Before the resize, keep a region of W×H (pixels, a fraction below 1, 0 for the whole side) at a gravity (default --gravity's). The image is then decoded at full size.", valueName: "W:H[:GRAVITY]"))
@@ -59,9 +59,17 @@ struct OperationFlags: ParsableArguments {
 
     /// The flags that take an imgproxy option's arguments, with the option that reads them.
     private var imgproxyForms: [(flag: String, option: String, value: String?)] {
-        [("--gravity", "g", gravity), ("--crop", "c", crop), ("--trim", "t", trim), ("--padding", "pd", padding),
+        [("--gravity", "g", gravity.map(Self.faceGravity)), ("--crop", "c", crop.map(Self.faceGravity)), ("--trim", "t", trim), ("--padding", "pd", padding),
          ("--pixelate", "pix", pixelate), ("--watermark-options", "wm", watermarkOptions ?? watermark.map { _ in "1:ce" }),
          ("--max-bytes", "mb", maxBytes)]
+    }
+
+    /// `face` as the gravity (last) part of a value is imgproxy's `obj:face`.
+    private static func faceGravity(_ value: String) -> String {
+        var parts = value.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard parts.last == "face", parts.dropLast().last != "obj" else { return value }
+        parts.insert("obj", at: parts.count - 1)
+        return parts.joined(separator: ":")
     }
 
     /// `--watermark`'s image, decoded once within `limits`; nil without the flag.

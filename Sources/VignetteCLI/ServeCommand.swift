@@ -63,6 +63,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Serve s3://BUCKET/KEY sources from this S3-compatible endpoint instead, path-style (MinIO, Ceph, R2; https://storage.googleapis.com serves gs:// too); the only address exempt from the private-source refusal (env VIGNETTE_S3_ENDPOINT).", valueName: "URL"))
     var s3Endpoint: String?
 
+    @Option(help: ArgumentHelp("Find faces with this YuNet model (face_detection_yunet_2022mar.onnx) for g:obj:face crops; without it they are attention crops (env VIGNETTE_FACE_MODEL).", valueName: "FILE"))
+    var faceModel: String?
+
     @Option(help: ArgumentHelp("Keep encoded results in a disk cache in DIR (env VIGNETTE_CACHE).", valueName: "DIR"))
     var cache: String?
 
@@ -189,6 +192,7 @@ struct ServeCommand: AsyncParsableCommand {
         if allowPdf || ServeCommand.isOn(environment("VIGNETTE_ALLOW_PDF")) { configuration.allowedInputs.insert(.pdf) }
         if allowVideo || ServeCommand.isOn(environment("VIGNETTE_ALLOW_VIDEO")) { configuration.allowedInputs.insert(.video) }
         if let path = watermark ?? environment("VIGNETTE_WATERMARK") { configuration.watermarkPath = path }
+        configuration.faceModelPath = faceModel ?? environment("VIGNETTE_FACE_MODEL")
         configuration.memoryCacheSizeLimit = try number(
             memoryCacheSize, "VIGNETTE_MEMORY_CACHE_SIZE", "--memory-cache-size", Ranges.memoryCacheSizeMiB).map { $0 << 20 }
         if let mebibytes = try number(cacheSize, "VIGNETTE_CACHE_SIZE", "--cache-size", Ranges.cacheSizeMiB) {

@@ -83,6 +83,9 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @OptionGroup(title: "S3")
     var s3: S3Flags
 
+    @Option(help: ArgumentHelp("The YuNet face model (face_detection_yunet_2022mar.onnx) that --gravity face finds faces with; without it such crops follow libvips' attention (env VIGNETTE_FACE_MODEL).", valueName: "FILE"))
+    var faceModel: String?
+
     @Option(help: ArgumentHelp("Keep a disk cache in DIR between runs: unchanged inputs with the same options are not made again.", valueName: "DIR"))
     var cache: String?
 
@@ -206,7 +209,9 @@ struct ThumbnailCommand: AsyncParsableCommand {
         let watermark = try operations.watermarkImage(limits: limits)
         // Downloads need a disk cache to be fetched ahead into: without --cache, a folder for the run.
         let downloadFolder = loader != nil && cache == nil ? RemoteInputs.temporaryFolder() : nil
-        let pipeline = try ImagePipeline.command(jobs: jobCount, limits: limits, loader: loader, cacheFolder: cache ?? downloadFolder)
+        let pipeline = try ImagePipeline.command(
+            jobs: jobCount, limits: limits, loader: loader, cacheFolder: cache ?? downloadFolder,
+            faceModel: faceModel ?? ProcessInfo.processInfo.environment["VIGNETTE_FACE_MODEL"])
         let remote = loader.map { _ in RemoteInputs(pipeline: pipeline, temporaryFolder: downloadFolder) }
         // Biggest files first: with several jobs, a large image last would leave the others idle.
         let order = files.indices.sorted { OutputFile.size(files[$0]) > OutputFile.size(files[$1]) }

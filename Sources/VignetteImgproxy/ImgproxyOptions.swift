@@ -222,13 +222,22 @@ public struct ImgproxyOptions: Sendable {
         }
     }
 
-    /// `g:TYPE[:X:Y]`, `g:fp:X:Y` or `g:sm`.
+    /// `g:TYPE[:X:Y]`, `g:fp:X:Y`, `g:sm` or `g:obj:face` (imgproxy Pro's object gravity, faces only).
     private static func applyGravity(_ arguments: Arguments, to recipe: inout ImageRecipe) throws(ImagingError) {
         (recipe.gravity, recipe.gravityPosition) = try gravity(arguments, from: 0)
     }
 
     /// A gravity and its offsets or focus point, from argument `start` on.
     private static func gravity(_ arguments: Arguments, from start: Int) throws(ImagingError) -> (Gravity, CropPosition?) {
+        if arguments.values[start] == "obj" {
+            // imgproxy Pro's `obj:CLASS…`: Vignette finds faces, not other objects.
+            let classes = arguments.values.dropFirst(start + 1)
+            guard !classes.isEmpty, classes.allSatisfy({ $0 == "face" }) else {
+                let asked = classes.isEmpty ? "every class" : classes.joined(separator: ":")
+                throw invalid("\(arguments.option): obj supports only face (asked for \(asked))")
+            }
+            return (.faces, nil)
+        }
         if arguments.values[start] == "fp" {
             guard arguments.values.count == start + 3 else { throw invalid("\(arguments.option): fp takes x and y") }
             let range = ImageRecipe.Ranges.focusPoint

@@ -62,6 +62,10 @@ public struct ServerConfiguration: Sendable {
     /// default (`vignette serve --allow-pdf` adds PDF, `--allow-video` video); the others are answered 415 with a line
     /// saying they are not allowed. The one place the server's source kinds are allowed.
     public var allowedInputs: InputKinds = []
+    /// The YuNet face model (`face_detection_yunet_2022mar.onnx`) that `g:obj:face` crops find
+    /// faces with (`FaceDetector`, the `Faces` trait); nil for none, and then those crops are
+    /// attention crops. A model that does not load stops the server at start.
+    public var faceModelPath: String?
     /// A disk cache of encoded results (and of fetched originals); nil for none.
     public var cacheFolder: String?
     /// Bytes the disk cache may hold (default 1 GiB).

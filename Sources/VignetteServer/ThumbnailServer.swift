@@ -41,7 +41,7 @@ public final class ThumbnailServer: Sendable {
 
     /// A server for `configuration`, logging to `logger`.
     /// - Throws: `ImagingError` when the cache folder cannot be created, the local root is not a
-    ///   folder, or the signing key or salt is not hex.
+    ///   folder, the signing key or salt is not hex, or the face model does not load.
     public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "vignette.server")) throws {
         urls = try ImageURLReader(
             signatureKey: configuration.signatureKey, signatureSalt: configuration.signatureSalt, signatureSize: configuration.signatureSize,
@@ -74,6 +74,7 @@ public final class ThumbnailServer: Sendable {
             dataCachePolicy: .storeEncodedImages, decodingLimits: configuration.decodingLimits)
         pipelineConfiguration.logger = logger
         pipelineConfiguration.metricsFactory = metrics.metricsFactory
+        pipelineConfiguration.faceDetector = try configuration.faceModelPath.map { path throws(ImagingError) in try FaceDetector(modelPath: path) }
         if let limit = configuration.memoryCacheSizeLimit {
             pipelineConfiguration.encodedImageCache = limit > 0 ? EncodedImageCache(costLimit: limit) : nil
         }

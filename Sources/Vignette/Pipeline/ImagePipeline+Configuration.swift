@@ -65,6 +65,9 @@ extension ImagePipeline {
         /// Previews go to the memory cache until the final image replaces them (on by default);
         /// `image(for:)` never returns a preview as final.
         public var isStoringPreviewsInMemoryCache: Bool
+        /// Finds the faces a `Gravity.faces` crop keeps (`ImagePipeline.faces(for:)`); nil by
+        /// default, and then such crops are `attention` crops.
+        public var faceDetector: FaceDetector?
 
         /// A configuration with `dataLoader`, the caches and policy given, coalescing on or off, and
         /// `decodingLimits` for every decode; the rest have the defaults their properties describe.

@@ -166,14 +166,17 @@ extension ImagePipeline {
             let data = try await work.value(of: loadWork(for: request, trace: work.trace))
             loaded = data
             if mayKeepFrames, Animation.mightBeAnimated(prefix: data.prefix(21)) {
+                let placed = try await keepingFaces(thumbnail, request: request, data: data, work: work)
                 let animated = try await work.run(on: decoding, span: "vignette.decode_encode") { [self] cancellation, span in
-                    try encodedAnimation(data, request: request, as: encoding, limits: limits, cancellation: cancellation, span: span)
+                    try encodedAnimation(
+                        data, request: request, thumbnail: placed, as: encoding, limits: limits, cancellation: cancellation, span: span)
                 }
                 if let animated { return (animated, data) }
             }
             if onePass {
                 // A thumbnail and nothing else: decoded, resized and encoded in one libvips
                 // pass (the thumbnail is never held in memory in between), on a decoding thread.
+                let thumbnail = try await keepingFaces(thumbnail, request: request, data: data, work: work)
                 let made = try await work.run(on: decoding, span: "vignette.decode_encode") { [self] cancellation, span in
                     try encodedThumbnail(data, thumbnail: thumbnail, as: encoding, limits: limits, cancellation: cancellation, span: span)
                 }
@@ -236,10 +239,10 @@ extension ImagePipeline {
     /// names its processor) and encoded with its delays and loop count, within `maxBytes`; nil for
     /// a still (one page, or a format without animation), which takes the still routes.
     func encodedAnimation(
-        _ data: Data, request: ImageRequest, as encoding: OutputEncoding, limits: DecodingLimits, cancellation: ImagingCancellation,
-        span: (any Span)? = nil
+        _ data: Data, request: ImageRequest, thumbnail: ThumbnailOptions, as encoding: OutputEncoding, limits: DecodingLimits,
+        cancellation: ImagingCancellation, span: (any Span)? = nil
     ) throws -> EncodedImage? {
-        guard encoding.animatedFormat != nil, let thumbnail = request.thumbnail else { return nil }
+        guard encoding.animatedFormat != nil else { return nil }
         let info: ImageInfo
         do { info = try ImageDecoder(limits: limits).probe(data) } catch { throw ImagePipelineError.decodingFailed(error) }
         guard let format = encoding.animatedFormat(for: info, thumbnail: thumbnail) else { return nil }

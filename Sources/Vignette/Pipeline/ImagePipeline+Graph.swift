@@ -113,7 +113,8 @@ extension ImagePipeline {
                     }, onPreview: onPreview)
                 }
                 previews?.dataComplete()
-                let thumbnail = request.thumbnail
+                let thumbnail: ThumbnailOptions? =
+                    if let given = request.thumbnail { try await keepingFaces(given, request: request, data: data, work: work) } else { nil }
                 let picture = request.picture
                 let limits = request.limits(within: configuration.decodingLimits)
                 return try await work.run(on: decoding, span: "vignette.decode") { [self] cancellation, span in
@@ -136,10 +137,11 @@ extension ImagePipeline {
             }
             let input = try await work.value(
                 of: imageWork(for: request, processorCount: processorCount - 1, loaded: loaded, trace: work.trace), onPreview: onPreview)
-            return try await work.run(on: processing, span: "vignette.process") { span in
+            return try await work.run(on: processing, span: "vignette.process") { [self] span in
                 span?.attributes["vignette.processor"] = processor.identifier
                 do {
-                    return ImageContainer(image: try processor.process(input.image).materialized())
+                    let placed = try keepingFaces(processor, input: input.image)
+                    return ImageContainer(image: try placed.process(input.image).materialized())
                 } catch {
                     throw ImagePipelineError.processingFailed(processor: processor.identifier, error)
                 }

@@ -29,6 +29,8 @@ public final class ImagePipeline: Sendable {
     /// Blocking shared-cache lookups (`Configuration.sharedCache`), off Swift's cooperative pool.
     let shared: ThreadStage
     let metrics: PipelineMetrics
+    /// Faces found in sources (`faces(for:)`), by source key: a few numbers each.
+    let foundFaces = LRUCache<String, [Face]>(costLimit: 4096, countLimit: 4096)
     /// The tracer spans go to; nil when it is the no-op tracer, so untraced requests skip all tracing.
     let tracer: (any Tracer)?
     var logger: Logger { configuration.logger }
@@ -40,6 +42,8 @@ public final class ImagePipeline: Sendable {
         var diskImages: [GraphKey<ImageKey>: SharedWork<ImageContainer?>] = [:]
         /// `/info` answers (`info(for:options:)`), by result key.
         var infos: [GraphKey<String>: SharedWork<String>] = [:]
+        /// Faces in sources (`faces(for:)`), by source key.
+        var faces: [GraphKey<String>: SharedWork<[Face]>] = [:]
         var tasks: [ObjectIdentifier: ImageTask] = [:]
         /// Disk keys of processed images being encoded for the disk cache.
         var storing: Set<String> = []

@@ -34,6 +34,7 @@ struct PipelineMetrics: Sendable {
     let decodes: Counter
     let decodesStopped: Counter
     let encodes: Counter
+    let faceDetections: Counter
 
     init(factory: (any MetricsFactory)?, sharedLayer: String = "shared") {
         self.factory = factory
@@ -54,6 +55,7 @@ struct PipelineMetrics: Sendable {
         decodes = counter("vignette_decodes_total")
         decodesStopped = counter("vignette_decodes_stopped_total")
         encodes = counter("vignette_encodes_total")
+        faceDetections = counter("vignette_face_detections_total")
     }
 
     /// A failed request, by kind.

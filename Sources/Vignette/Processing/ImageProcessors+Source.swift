@@ -70,7 +70,7 @@ extension ImageProcessors {
 
         /// The region (materialised first for `attention`, which reads the whole image).
         public func process(_ image: Image) throws(ImagingError) -> Image {
-            let source = anchor == .attention ? try image.materialized() : image
+            let source = anchor.withoutFaces == .attention ? try image.materialized() : image
             return try source.cropped(toRegionWidth: width, height: height, anchor: anchor, position: position)
         }
     }

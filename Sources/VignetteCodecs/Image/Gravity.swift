@@ -1,7 +1,7 @@
 internal import CVignetteVips
 
 /// Where an image sits in a window or on a canvas: the centre, a compass point, or (for crops)
-/// libvips' attention heuristic. A cover crop (`ThumbnailOptions.crop`, `ImageRecipe.gravity`)
+/// libvips' attention heuristic or the faces in the image. A cover crop (`ThumbnailOptions.crop`, `ImageRecipe.gravity`)
 /// takes its window from it; `Image.extended(toWidth:height:gravity:background:transparent:)`
 /// places the image on its canvas by it.
 public enum Gravity: String, Sendable, CaseIterable, Codable {
@@ -10,6 +10,10 @@ public enum Gravity: String, Sendable, CaseIterable, Codable {
     /// The most interesting region by libvips' attention heuristic (`vips_smartcrop`). A canvas
     /// has no region to find, so there it is the centre.
     case attention
+    /// The faces in the image, kept whole (`FaceDetector`, `FacePlacement`): the pipeline finds
+    /// them once per source and places the window on them; where there is no face, or no detector,
+    /// this is `attention`. A canvas has no faces to find, so there it is the centre.
+    case faces
     /// The top edge, centred across.
     case north
     /// The bottom edge, centred across.
@@ -28,11 +32,11 @@ public enum Gravity: String, Sendable, CaseIterable, Codable {
     case southWest
 
     /// Where the window starts across (0, ½ or 1 of the spare width) and down, for the
-    /// positions; nil for `attention`.
+    /// positions; nil for `attention` and `faces`.
     package var position: (x: Double, y: Double)? {
         switch self {
         case .centre: (0.5, 0.5)
-        case .attention: nil
+        case .attention, .faces: nil
         case .north: (0.5, 0)
         case .south: (0.5, 1)
         case .east: (1, 0.5)
@@ -44,11 +48,11 @@ public enum Gravity: String, Sendable, CaseIterable, Codable {
         }
     }
 
-    /// libvips' `VipsCompassDirection` value (`attention` is the centre).
+    /// libvips' `VipsCompassDirection` value (`attention` and `faces` are the centre).
     var vipsDirection: Int32 {
         let direction: VipsCompassDirection =
             switch self {
-            case .centre, .attention: VIPS_COMPASS_DIRECTION_CENTRE
+            case .centre, .attention, .faces: VIPS_COMPASS_DIRECTION_CENTRE
             case .north: VIPS_COMPASS_DIRECTION_NORTH
             case .east: VIPS_COMPASS_DIRECTION_EAST
             case .south: VIPS_COMPASS_DIRECTION_SOUTH
@@ -60,4 +64,10 @@ public enum Gravity: String, Sendable, CaseIterable, Codable {
             }
         return Int32(direction.rawValue)
     }
+}
+
+extension Gravity {
+    /// `attention` for `faces`, which only the pipeline can resolve (it has the detector): what a
+    /// crop does with faces it was not given.
+    package var withoutFaces: Gravity { self == .faces ? .attention : self }
 }

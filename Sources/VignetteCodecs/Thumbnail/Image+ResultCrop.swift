@@ -3,8 +3,10 @@ extension Image {
     /// anchor, moved by `options.cropPosition`'s offsets (pixels times the device pixel ratio) or centred on its focus point (as
     /// imgproxy places a crop), or around the most interesting part (`vips_smartcrop`, which
     /// takes no offsets). The one crop to the result every thumbnail route makes.
-    func croppedToResult(_ geometry: ThumbnailGeometry, options: ThumbnailOptions) throws(ImagingError) -> Image {
+    func croppedToResult(_ geometry: ThumbnailGeometry, options given: ThumbnailOptions) throws(ImagingError) -> Image {
         guard geometry.crops else { return self }
+        var options = given
+        options.crop = given.crop.withoutFaces
         let size = geometry.output
         guard let position = options.cropPosition, options.crop != .attention || position.isFocusPoint else {
             let image = options.crop == .attention ? try materialized() : self

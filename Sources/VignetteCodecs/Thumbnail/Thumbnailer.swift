@@ -44,6 +44,7 @@ public struct Thumbnailer: Sendable {
     /// A thumbnailer making `options` within `limits`.
     public init(options: ThumbnailOptions, limits: DecodingLimits = .untrusted) {
         self.options = options
+        self.options.crop = options.crop.withoutFaces
         self.limits = limits
     }
 

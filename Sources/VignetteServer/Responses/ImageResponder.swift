@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Logging
 import Vignette
+import VignetteSupport
 
 /// Answers one image over HTTP from a pipeline, whatever the web framework: the recipe made of a
 /// source, encoded in the format the client's `Accept` allows, with the validators and caching
@@ -33,6 +34,8 @@ public struct ImageResponder: Sendable {
     public var watermark: ImageRecipe.WatermarkImage?
     /// The folder `respond(path:…)` reads under; nil: paths are read as given.
     private var local: LocalSourceResolver?
+    /// Whether the missing face model was logged (once per responder).
+    private let warnedOfNoFaceModel = Locked(false)
 
     /// A responder over `pipeline`; images are cached by clients for `maxAge` seconds (a year by
     /// default), failures for `failureMaxAge`. `respond(path:…)` reads a path as it is given.
@@ -106,6 +109,8 @@ public struct ImageResponder: Sendable {
         package let request: ImageRequest
         package let encoding: OutputEncoding
         package let negotiated: Bool
+        /// Whether a crop keeps faces (`Gravity.faces`): the answer then says how (`Vignette-Crop`).
+        package var keepsFaces: Bool { request.keepsFaces }
     }
 
     /// How the encoded image is got: given the plan and the pipeline's call, a server runs that
@@ -151,7 +156,22 @@ public struct ImageResponder: Sendable {
         let pipeline = pipeline
         let image = try await run(plan) { try await pipeline.encodedImage(for: plan.request, as: plan.encoding).image }
         if let value = disposition(image.format) { headers.append(("Content-Disposition", value)) }
+        if plan.keepsFaces { headers.append(("Vignette-Crop", await faceCrop(plan.request))) }
         return ImageAnswer(image: image, headers: headers)
+    }
+
+    /// How a crop that keeps faces was placed: `faces; n=N` on the source's faces (found once and
+    /// cached by the pipeline), or `attention` where none was found or the pipeline has no
+    /// detector (a warning is logged once).
+    private func faceCrop(_ request: ImageRequest) async -> String {
+        guard pipeline.configuration.faceDetector != nil else {
+            if warnedOfNoFaceModel.withLock({ warned in defer { warned = true }; return !warned }) {
+                pipeline.configuration.logger.warning("a crop asked to keep faces, but no face model is configured: attention crops are made instead")
+            }
+            return "attention"
+        }
+        let count = (try? await pipeline.faces(for: request))?.count ?? 0
+        return count == 0 ? "attention" : "faces; n=\(count)"
     }
 
     /// The one place a failure becomes an answer and a log line. `error` is answered as
