@@ -9,7 +9,7 @@ DEMO_SIZE ?= 256
 # Build and test needs: the -dev packages the C targets link against.
 # FFmpeg's (libavformat, libavcodec, libavutil, libswscale) only for the Video trait, which the
 # repository's own builds enable.
-BUILD_PACKAGES := libvips-dev libwebp-dev libheif-dev libhiredis-dev libturbojpeg0-dev liblcms2-dev libdeflate-dev pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
+BUILD_PACKAGES := libvips-dev libwebp-dev libheif-dev libhiredis-dev libturbojpeg0-dev liblcms2-dev libdeflate-dev pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libopencv-objdetect-dev
 # The shared-cache tests start a redis-server of their own on 127.0.0.1; the operation tests
 # compare with references made by libvips' own `vips` command (libvips-tools); the colour tests
 # with conversions made by littleCMS' `transicc` (liblcms2-utils). The format tests read Vignette's
@@ -20,7 +20,7 @@ BUILD_PACKAGES := libvips-dev libwebp-dev libheif-dev libhiredis-dev libturbojpe
 # (libjpeg-turbo-progs). The video tests and FuzzVideo's seeds make their clips with `ffmpeg`.
 # librsvg2-bin (rsvg-convert), poppler-utils (pdftoppm) and fonts-dejavu-core: the SVG and PDF
 # references and the fonts their text is drawn in (SVGSourceTests, PDFSourceTests, FuzzPDF seeds).
-TEST_PACKAGES := redis-server libvips-tools liblcms2-utils python3 python3-venv libjpeg-turbo-progs libimage-exiftool-perl ffmpeg librsvg2-bin poppler-utils fonts-dejavu-core
+TEST_PACKAGES := redis-server libvips-tools liblcms2-utils python3 python3-venv libjpeg-turbo-progs libimage-exiftool-perl ffmpeg librsvg2-bin poppler-utils fonts-dejavu-core python3-opencv
 # Fixture tools (Fixtures/make-fixtures.sh), the whole-process benchmark peers, and the redis-server
 # the shared-cache benchmark starts on 127.0.0.1.
 TOOL_PACKAGES := libvips-tools colord-data imagemagick libheif-examples webp libimage-exiftool-perl hyperfine python3-venv curl libjpeg-dev zlib1g-dev python3-dev redis-server
