@@ -11,18 +11,18 @@ ARG SWIFT_IMAGE=swift:6.3-bookworm
 
 FROM ${SWIFT_IMAGE} AS build
 # The C libraries' -dev packages (the Makefile's BUILD_PACKAGES): libvips and the codecs
-# Vignette calls itself, hiredis, and FFmpeg's for the Video trait.
+# Vignette calls itself, hiredis, FFmpeg's for the Video trait and OpenCV's for the Faces trait.
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update -q \
     && apt-get install -y -q --no-install-recommends \
         libvips-dev libwebp-dev libheif-dev libhiredis-dev libturbojpeg0-dev liblcms2-dev libdeflate-dev pkg-config \
-        libavformat-dev libavcodec-dev libavutil-dev libswscale-dev \
+        libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libopencv-objdetect-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
 # The Swift runtime and Foundation linked in statically: the runtime image needs no Swift. The
 # DWARF debug information stripped (178 MB to 116 MB); the symbols stay, for crash backtraces.
-RUN swift build -c release --static-swift-stdlib --product vignette --traits CLI,Video \
+RUN swift build -c release --static-swift-stdlib --product vignette --traits CLI,Video,Faces \
     && install -D -m 0755 .build/release/vignette /out/vignette \
     && strip --strip-debug /out/vignette
 
@@ -40,6 +40,10 @@ RUN groupadd --gid 10001 vignette \
     && useradd --uid 10001 --gid vignette --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin vignette \
     && install -d -o vignette -g vignette -m 0750 /var/cache/vignette
 COPY --from=build /out/vignette /usr/local/bin/vignette
+# The YuNet face model, when deploy/face_detection_yunet_2022mar.onnx is in the build context
+# (opencv_zoo's file; README, "Faces"): then -e VIGNETTE_FACE_MODEL=/usr/local/share/vignette/
+# face_detection_yunet_2022mar.onnx turns on g:obj:face. The glob lets the build go on without it.
+COPY deploy/healthcheck.sh deploy/face_detection_yunet_2022mar.onn[x] /usr/local/share/vignette/
 # GET /health through bash's /dev/tcp: the image has no curl.
 COPY deploy/healthcheck.sh /usr/local/bin/vignette-healthcheck
 USER 10001:10001
