@@ -4,14 +4,17 @@
 # mmdebstrap builds its root filesystem from Debian bookworm, taken from this machine's own apt
 # sources: the minbase variant, trimmed as debian:bookworm-slim is (no docs, man pages, locales),
 # plus exactly deploy/runtime-packages.txt. The release binary (VIGNETTE_BIN, default
-# .build/release/vignette, built with the CLI and Video traits when absent; its debug information
+# .build/release/vignette, built with the CLI, Video and Faces traits when absent; its debug information
 # stripped) and the health probe are copied in and the unprivileged user made as the Dockerfile
 # does, and `vignette serve` runs in it under chroot as that user (in a mount namespace of its
 # own, with /proc and a read-only /sys).
 # From the host, curl asks for /health and for thumbnails: JPEG, WebP and AVIF of a JPEG, a JPEG
-# of a HEIC and a video poster (a clip ffmpeg makes, Fixtures/ has none); each answer's
+# of a HEIC, a video poster (a clip ffmpeg makes, Fixtures/ has none) and, when the YuNet model is
+# beside the checkout (FACE_MODEL, default ../shared/models/face_detection_yunet_2022mar.onnx), a
+# g:obj:face crop of Tests/Photos/pair.jpg whose Vignette-Crop header must say both faces; each answer's
 # Content-Type is checked, its body decoded by libvips (vipsheader, vips avg) and its size checked.
-# Inside the root filesystem ldd must find every library of the binary and of libvips' modules,
+# Inside the root filesystem ldd must find every library of the binary, of libvips' modules and of
+# OpenCV's objdetect library (which the binary opens with dlopen for faces),
 # and the image's HEALTHCHECK probe must pass; SIGTERM must stop the server with status 0. Then
 # `systemd-analyze verify` checks deploy/vignette.service (a copy whose ExecStart is the binary
 # checked here, since verify wants it to exist) and `systemd-analyze security` scores it.
@@ -23,7 +26,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 if [ "$(id -u)" -ne 0 ]; then
-  exec sudo --preserve-env=VIGNETTE_BIN,SWIFT "$repo/Scripts/image-check.sh" "$@"
+  exec sudo --preserve-env=VIGNETTE_BIN,SWIFT,FACE_MODEL "$repo/Scripts/image-check.sh" "$@"
 fi
 start=$(date +%s)
 
@@ -47,9 +50,10 @@ if [ ! -x "$bin" ]; then
   [ -z "${VIGNETTE_BIN:-}" ] || fail "VIGNETTE_BIN=$bin is not an executable file"
   make --no-print-directory install-deps
   echo "== building the release binary (.build/release/vignette)"
-  "${SWIFT:-swift}" build -c release --static-swift-stdlib --product vignette --traits CLI,Video
+  "${SWIFT:-swift}" build -c release --static-swift-stdlib --product vignette --traits CLI,Video,Faces
 fi
 bin=$(readlink -f "$bin")
+face_model=${FACE_MODEL:-$(dirname "$repo")/shared/models/face_detection_yunet_2022mar.onnx}
 
 work=$(mktemp -d /tmp/vignette-image-check.XXXXXX)
 rootfs=$work/rootfs
@@ -113,9 +117,11 @@ rootfs_size=$(du -sh --one-file-system "$rootfs" | cut -f1)
 package_count=$(chroot "$rootfs" dpkg-query -W -f='${db:Status-Abbrev}\n' | grep -c '^ii')
 echo "== root filesystem with the binary: $rootfs_size, $package_count packages"
 
-echo "== ldd inside the root filesystem: the binary and libvips' modules"
+echo "== ldd inside the root filesystem: the binary, libvips' modules and OpenCV's objdetect"
 mapfile -t modules < <(cd "$rootfs" && find usr/lib -path '*/vips-modules-*' -name '*.so' | sed 's|^|/|')
-for file in /usr/local/bin/vignette "${modules[@]}"; do
+opencv=$(cd "$rootfs" && find usr/lib -name 'libopencv_objdetect.so.*' -type f | head -n 1 | sed 's|^|/|')
+[ -n "$opencv" ] || fail "no libopencv_objdetect in the root filesystem (deploy/runtime-packages.txt)"
+for file in /usr/local/bin/vignette "${modules[@]}" "$opencv"; do
   if ! libraries=$(chroot "$rootfs" ldd "$file" 2>&1); then
     fail "ldd $file: $libraries"
   fi
@@ -129,7 +135,12 @@ done
 # The sources the server reads: fixtures, and a 2-second H.264 MP4 clip.
 images=$rootfs/srv/images
 mkdir -p "$images"
-cp Fixtures/baseline.jpg Fixtures/thumbnail.heic "$images/"
+cp Fixtures/baseline.jpg Fixtures/thumbnail.heic Tests/Photos/pair.jpg "$images/"
+faces=()
+if [ -f "$face_model" ]; then
+  install -D -m 0644 "$face_model" "$rootfs/usr/local/share/vignette/face_detection_yunet_2022mar.onnx"
+  faces=(--face-model /usr/local/share/vignette/face_detection_yunet_2022mar.onnx)
+fi
 ffmpeg -loglevel error -f lavfi -i testsrc=size=320x240:rate=25:duration=2 -c:v libx264 -pix_fmt yuv420p \
   -movflags +faststart "$images/clip.mp4"
 chmod -R a+rX "$images"
@@ -137,9 +148,10 @@ chmod -R a+rX "$images"
 echo "== vignette serve in the root filesystem, as uid $uid"
 log=$work/serve.log
 unshare --mount --propagation private sh -c '
-  mount -t proc proc "$1/proc" && mount -t sysfs -o ro sysfs "$1/sys" &&
-  exec chroot --userspec="$2:$2" "$1" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/nonexistent \
-    vignette serve --root /srv/images --bind 127.0.0.1:0 --allow-video' sh "$rootfs" "$uid" >"$log" 2>&1 &
+  root=$1 user=$2; shift 2
+  mount -t proc proc "$root/proc" && mount -t sysfs -o ro sysfs "$root/sys" &&
+  exec chroot --userspec="$user:$user" "$root" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/nonexistent \
+    vignette serve --root /srv/images --bind 127.0.0.1:0 --allow-video "$@"' sh "$rootfs" "$uid" "${faces[@]}" >"$log" 2>&1 &
 server_pid=$!
 port=
 for _ in $(seq 1 300); do
@@ -190,6 +202,14 @@ check_image "/insecure/$box/plain/local:///baseline.jpg@webp" image/webp
 check_image "/insecure/$box/plain/local:///baseline.jpg@avif" image/avif
 check_image "/insecure/$box/plain/local:///thumbnail.heic@jpg" image/jpeg
 check_image "/insecure/$box/plain/local:///clip.mp4@jpg" image/jpeg
+if [ ${#faces[@]} -gt 0 ]; then
+  crop=$(curl --noproxy '*' -sS --max-time 60 -o "$work/faces.jpg" -D - "$base/insecure/rs:fill:$size_box:$size_box/g:obj:face/plain/local:///pair.jpg" \
+    | tr -d '\r' | sed -n 's/^[Vv]ignette-[Cc]rop: //p')
+  [ "$crop" = "faces; n=2" ] || fail "g:obj:face of pair.jpg: Vignette-Crop is \"$crop\", wanted \"faces; n=2\""
+  echo "   /insecure/rs:fill:$size_box:$size_box/g:obj:face/…/pair.jpg: Vignette-Crop: $crop (OpenCV opened in the image)"
+else
+  echo "   no face model at $face_model: g:obj:face not checked"
+fi
 
 echo "== SIGTERM"
 kill -TERM "$server_pid"

@@ -2,8 +2,7 @@ import Vignette
 
 extension ImageInfoOptions {
     /// Applies one `name:args` info option (imgproxy's names, short and long); `expires` goes to
-    /// `delivery`. `.invalidArgument` for an unknown option or a value out of range (400), and
-    /// for `detect_objects` asked for.
+    /// `delivery`. `.invalidArgument` for an unknown option or a value out of range (400).
     public mutating func apply(_ segment: Substring, delivery: inout ImgproxyOptions.Delivery) throws(ImagingError) {
         let parts = segment.split(separator: ":", omittingEmptySubsequences: false)
         guard let name = parts.first, !name.isEmpty else { throw ImgproxyOptions.invalid("an empty option") }
@@ -26,8 +25,7 @@ extension ImageInfoOptions {
         case "pages_number", "pn": pagesNumber = try flag()
         case "alpha", "a": alpha = try flag()
         case "thumbhash", "thumb_hash", "th": thumbHash = try flag()
-        case "detect_objects", "do":
-            if try flag() { throw ImgproxyOptions.invalid("detect_objects needs an object-detection model, which Vignette does not have") }
+        case "detect_objects", "do": detectObjects = try flag()
         case "crop", "c":
             try arguments.count(1...5)
             var scratch = ImageRecipe()

@@ -65,6 +65,25 @@ struct FaceCropTests {
         #expect(try metrics.expectCounter("vignette_face_detections_total").totalValue == 1)
     }
 
+    @Test("/info's detect_objects lists the faces, and a crop at obj:face is placed on them")
+    func info() async throws {
+        var options = ImageInfoOptions()
+        var delivery = ImgproxyOptions.Delivery()
+        for segment in ["do:1", "c:600:600:obj:face", "exif:0", "iptc:0", "xmp:0"] { try options.apply(segment[...], delivery: &delivery) }
+        let request = try options.recipe.request(for: .file(Self.photo("pair.jpg")))
+        let text = try await pipeline().info(for: request, options: options)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let objects = try #require(json["objects"] as? [[String: Any]])
+        #expect(objects.count == 2)
+        #expect(objects.allSatisfy { $0["class_name"] as? String == "face" && ($0["confidence"] as? Double ?? 0) >= 0.8 })
+        let crop = try #require(json["crop"] as? [String: Double])
+        let left = try #require(objects.map { $0["left"] as? Double ?? 1 }.min())
+        // The larger face (the left one) is kept whole: the window starts at or before it.
+        #expect(try #require(crop["left"]) <= left)
+        let refused = await #expect(throws: ImagePipelineError.self) { _ = try await self.pipeline(model: false).info(for: request, options: options) }
+        #expect(refused != nil)
+    }
+
     @Test("g:obj with other classes is refused, naming what is supported")
     func otherClasses() {
         for options in ["g:obj:cat", "g:obj", "g:obj:face:dog", "c:100:100:obj:car"] {

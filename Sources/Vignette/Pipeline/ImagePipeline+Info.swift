@@ -82,7 +82,16 @@ extension ImagePipeline {
                     data.withUnsafeBytes { raw in options.hashsums.compactMap { kind in Digests.hex(of: raw, kind: kind).map { (kind, .string($0)) } } }
                 }
             }
-            let text = InfoReport.json(facts: facts, size: size, options: options, pixelFacts: pixelFacts, hashsums: hashsums).jsonText
+            var faces: [Face] = []
+            if options.needsFaces {
+                guard configuration.faceDetector != nil else {
+                    throw ImagingError(.invalidArgument, "detect_objects and faces crops need a face model, and none is configured")
+                }
+                faces = try await work.value(of: facesWork(for: request))
+            }
+            let text = InfoReport.json(
+                facts: facts, size: size, options: options, pixelFacts: pixelFacts, hashsums: hashsums, faces: faces
+            ).jsonText
             if writesCache {
                 configuration.dataCache?.storeData(Data(text.utf8), for: key)
                 configuration.sharedCache?.store(DataCache.Entry(data: Data(text.utf8)), for: key)
@@ -95,7 +104,8 @@ extension ImagePipeline {
 /// The JSON of an `/info` answer, in imgproxy's field names and order.
 enum InfoReport {
     static func json(
-        facts: HeaderFacts, size: Int, options: ImageInfoOptions, pixelFacts: [(String, MetadataValue)], hashsums: [(String, MetadataValue)]
+        facts: HeaderFacts, size: Int, options: ImageInfoOptions, pixelFacts: [(String, MetadataValue)], hashsums: [(String, MetadataValue)],
+        faces: [Face] = []
     ) -> MetadataValue {
         var fields: [(String, MetadataValue)] = []
         let info = facts.info
@@ -120,7 +130,15 @@ enum InfoReport {
         if options.sampleFormat { fields.append(("sample_format", .string(facts.sampleFormat))) }
         if options.pagesNumber { fields.append(("pages_number", .int(info.pages))) }
         if options.alpha { fields.append(("alpha", .bool(info.hasAlpha))) }
-        if let crop = options.crop { fields.append(("crop", relativeCrop(crop, of: info.uprightSize))) }
+        if let crop = options.crop { fields.append(("crop", relativeCrop(crop, of: info.uprightSize, faces: faces))) }
+        if options.detectObjects {
+            fields.append(("objects", .array(faces.map { face in
+                .record([
+                    ("class_id", .int(0)), ("class_name", .string("face")), ("confidence", .double(face.score)),
+                    ("left", .double(face.x)), ("top", .double(face.y)), ("width", .double(face.width)), ("height", .double(face.height)),
+                ])
+            })))
+        }
         fields += pixelFacts
         if !hashsums.isEmpty { fields.append(("hashsums", .record(hashsums))) }
         return .record(fields)
@@ -151,15 +169,20 @@ enum InfoReport {
 
     /// Where `crop` falls on an upright image of `size`, as fractions of its sides (imgproxy's
     /// crop: pixels from 1, a fraction below 1, the whole side at 0; placed by its gravity and
-    /// offsets or focus point; the smart gravity is placed at the centre here).
-    static func relativeCrop(_ crop: ImageRecipe.Crop, of size: PixelSize) -> MetadataValue {
+    /// offsets or focus point; the smart gravity is placed at the centre here, the faces gravity on
+    /// `faces` as the crop itself is, or at the centre when there are none).
+    static func relativeCrop(_ crop: ImageRecipe.Crop, of size: PixelSize, faces: [Face] = []) -> MetadataValue {
         func side(_ value: Double, _ whole: Int) -> Int {
             let pixels = value >= 1 ? Int(value.rounded()) : value > 0 ? Int((Double(whole) * value).rounded()) : whole
             return min(whole, max(1, pixels))
         }
         let (width, height) = (side(crop.width, size.width), side(crop.height, size.height))
         let anchor = (crop.gravity ?? .centre).position ?? (0.5, 0.5)
-        let position = crop.position
+        var position = crop.position
+        if crop.gravity == .faces {
+            position = FacePlacement.focus(
+                of: faces, windowWidth: Double(width) / Double(max(1, size.width)), windowHeight: Double(height) / Double(max(1, size.height)))
+        }
         let x = Image.cropStart(outer: size.width, inner: width, anchor: anchor.x, offset: position?.x ?? 0, focus: position?.isFocusPoint ?? false)
         let y = Image.cropStart(outer: size.height, inner: height, anchor: anchor.y, offset: position?.y ?? 0, focus: position?.isFocusPoint ?? false)
         let (w, h) = (Double(max(1, size.width)), Double(max(1, size.height)))

@@ -8,7 +8,7 @@
 /// Facts that need no pixels (size, format, dimensions, EXIF, IPTC, XMP, colour space, bands,
 /// sample format, pages, alpha, crop coordinates) come from the header alone; `palette`, `average`,
 /// `dominant_colors`, `blurhash` and `thumbhash` from the recipe's image; `calc_hashsums` from
-/// the source's bytes. `detect_objects` needs a machine-learning model and is refused.
+/// the source's bytes; `detect_objects` from the pipeline's face detector (`ImagePipeline.faces(for:)`).
 public struct ImageInfoOptions: Sendable, Hashable {
     /// imgproxy's `size`, `format` and `dimensions`: the source's byte count, format and width/height (on by default).
     public var size = true, format = true, dimensions = true
@@ -31,6 +31,9 @@ public struct ImageInfoOptions: Sendable, Hashable {
     public var blurHashX = 0, blurHashY = 0
     /// imgproxy's `thumbhash`: the ThumbHash of the recipe's image.
     public var thumbHash = false
+    /// imgproxy's `detect_objects` (`do:1`): the faces in the source, as imgproxy's `objects`
+    /// (class `face`, confidence, relative box); needs the pipeline's `faceDetector`.
+    public var detectObjects = false
     /// Digests of the source's bytes to report: md5, sha1, sha256, sha512.
     public var hashsums: [String] = []
     /// What the pixel facts are computed from (see the type's documentation).
@@ -46,6 +49,9 @@ public struct ImageInfoOptions: Sendable, Hashable {
     public var needsPixels: Bool {
         palette > 0 || average || dominantColours || blurHashX > 0 || thumbHash
     }
+
+    /// Whether the answer needs the faces in the source (`detect_objects`, or a crop at `faces`).
+    public var needsFaces: Bool { detectObjects || crop?.gravity == .faces }
 
     /// Whether the answer needs the source's bytes in memory (not only its header).
     public var needsBytes: Bool { !hashsums.isEmpty }
@@ -64,6 +70,7 @@ public struct ImageInfoOptions: Sendable, Hashable {
         if dominantColours { parts.append("dc\(buildMissingColours ? 1 : 0)") }
         if blurHashX > 0 { parts.append("bh\(blurHashX)x\(blurHashY)") }
         if !hashsums.isEmpty { parts.append("chs" + hashsums.joined(separator: ",")) }
+        if detectObjects { parts.append("do") }
         if let buster = recipe.cacheBuster { parts.append("cb" + buster) }
         return "info1:" + parts.joined(separator: "/")
     }
