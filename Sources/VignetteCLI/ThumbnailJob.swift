@@ -20,6 +20,8 @@ struct ThumbnailJob: Sendable {
         var skipped = false
         /// The placeholder of the written thumbnail, with `--placeholder`.
         var placeholder: (kind: PlaceholderKind, value: String)?
+        /// How a `--gravity face` crop was placed (`ImagePipeline.facePlacement(for:)`).
+        var crop: String?
     }
 
     let pipeline: ImagePipeline
@@ -86,6 +88,7 @@ struct ThumbnailJob: Sendable {
         var outcome = Outcome(output: path, width: image.width, height: image.height, bytes: image.data.count,
                               cached: response.cacheType == .disk)
         if let placeholder, let made { outcome.placeholder = (placeholder, made) }
+        outcome.crop = await pipeline.facePlacement(for: request)
         return outcome
     }
 

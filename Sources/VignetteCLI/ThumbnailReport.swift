@@ -34,6 +34,7 @@ struct ThumbnailReport {
                     ("skipped", .bool(outcome.skipped)), ("error", .null),
                 ]
                 if let placeholder = outcome.placeholder { fields.append((placeholder.kind.rawValue, .string(placeholder.value))) }
+                if let crop = outcome.crop { fields.append(("crop", .string(crop))) }
                 return .object(fields)
             case .failed(let reason):
                 return .object([

@@ -26,6 +26,16 @@ extension ImagePipeline {
         }
     }
 
+    /// How a crop of `request` that keeps faces (`ImageRequest.keepsFaces`) is placed, as the
+    /// server's `Vignette-Crop` header and the command's JSON report say it: `faces; n=N` on the
+    /// source's faces (`faces(for:)`, cached), or `attention` where none was found or there is no
+    /// detector; nil for a request that keeps no faces.
+    public func facePlacement(for request: ImageRequest) async -> String? {
+        guard request.keepsFaces else { return nil }
+        let count = configuration.faceDetector == nil ? 0 : ((try? await faces(for: request))?.count ?? 0)
+        return count == 0 ? "attention" : "faces; n=\(count)"
+    }
+
     /// The key a source's faces are cached under: the source's own key and its picture.
     public func facesKey(for request: ImageRequest) -> String {
         let picture = Self.facesPicture(of: request)

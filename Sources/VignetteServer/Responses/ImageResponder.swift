@@ -109,8 +109,6 @@ public struct ImageResponder: Sendable {
         package let request: ImageRequest
         package let encoding: OutputEncoding
         package let negotiated: Bool
-        /// Whether a crop keeps faces (`Gravity.faces`): the answer then says how (`Vignette-Crop`).
-        package var keepsFaces: Bool { request.keepsFaces }
     }
 
     /// How the encoded image is got: given the plan and the pipeline's call, a server runs that
@@ -156,22 +154,20 @@ public struct ImageResponder: Sendable {
         let pipeline = pipeline
         let image = try await run(plan) { try await pipeline.encodedImage(for: plan.request, as: plan.encoding).image }
         if let value = disposition(image.format) { headers.append(("Content-Disposition", value)) }
-        if plan.keepsFaces { headers.append(("Vignette-Crop", await faceCrop(plan.request))) }
+        if let placement = await pipeline.facePlacement(for: plan.request) {
+            warnOfNoFaceModel()
+            headers.append(("Vignette-Crop", placement))
+        }
         return ImageAnswer(image: image, headers: headers)
     }
 
-    /// How a crop that keeps faces was placed: `faces; n=N` on the source's faces (found once and
-    /// cached by the pipeline), or `attention` where none was found or the pipeline has no
-    /// detector (a warning is logged once).
-    private func faceCrop(_ request: ImageRequest) async -> String {
-        guard pipeline.configuration.faceDetector != nil else {
-            if warnedOfNoFaceModel.withLock({ warned in defer { warned = true }; return !warned }) {
-                pipeline.configuration.logger.warning("a crop asked to keep faces, but no face model is configured: attention crops are made instead")
-            }
-            return "attention"
-        }
-        let count = (try? await pipeline.faces(for: request))?.count ?? 0
-        return count == 0 ? "attention" : "faces; n=\(count)"
+    /// Logs, once per responder, that crops asked to keep faces are attention crops for want of a
+    /// face model.
+    private func warnOfNoFaceModel() {
+        guard pipeline.configuration.faceDetector == nil,
+            warnedOfNoFaceModel.withLock({ warned in defer { warned = true }; return !warned })
+        else { return }
+        pipeline.configuration.logger.warning("a crop asked to keep faces, but no face model is configured: attention crops are made instead")
     }
 
     /// The one place a failure becomes an answer and a log line. `error` is answered as
