@@ -12,14 +12,14 @@ struct VersionTests {
     static func codeVersion() throws -> String {
         let file = CLI.repository.appendingPathComponent("Sources/VignetteSupport/VignetteVersion.swift")
         let text = try String(contentsOf: file, encoding: .utf8)
-        let match = try #require(text.firstMatch(of: /static let current = "([^"]*)"/), "no VignetteVersion.current in \(file.path)")
+        let match = try #require(text.firstMatch(of: #/static let current = "([^"]*)"/#), "no VignetteVersion.current in \(file.path)")
         return String(match.1)
     }
 
     /// The version of CHANGELOG.md's first `## [x.y.z] - YYYY-MM-DD` heading ([Unreleased] is not one).
     static func newestReleased() throws -> String {
         let text = try String(contentsOf: CLI.repository.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
-        let heading = /^## \[([0-9]+\.[0-9]+\.[0-9]+)\] - [0-9]{4}-[0-9]{2}-[0-9]{2}$/
+        let heading = #/^## \[([0-9]+\.[0-9]+\.[0-9]+)\] - [0-9]{4}-[0-9]{2}-[0-9]{2}$/#
         let line = try #require(
             text.split(separator: "\n").first { $0.wholeMatch(of: heading) != nil }, "no released heading in CHANGELOG.md")
         return String(try #require(line.wholeMatch(of: heading)).1)
@@ -28,7 +28,7 @@ struct VersionTests {
     @Test("vignette --version prints VignetteVersion.current, a semantic version, and exits 0")
     func versionFlag() async throws {
         let version = try Self.codeVersion()
-        #expect(version.wholeMatch(of: /(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)/) != nil, "\(version) is not MAJOR.MINOR.PATCH")
+        #expect(version.wholeMatch(of: #/(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)/#) != nil, "\(version) is not MAJOR.MINOR.PATCH")
         let result = try await CLI.run(["--version"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == version + "\n")
