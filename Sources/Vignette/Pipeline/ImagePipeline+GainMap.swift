@@ -51,7 +51,7 @@ struct GainMapGeometry {
             transposed = orientation >= 5
         }
         if var thumbnail = request.thumbnail {
-            guard thumbnail.crop != .attention else { throw Self.unfollowable("an attention crop") }
+            guard thumbnail.crop.withoutFaces != .attention else { throw Self.unfollowable("an attention or faces crop") }
             thumbnail.blurSigma = 0
             image = try ImageProcessors.Thumbnail(options: thumbnail).process(image)
         }
@@ -62,10 +62,10 @@ struct GainMapGeometry {
             case is ImageProcessors.Trim:
                 throw Self.unfollowable("a trim")
             case let region as ImageProcessors.Region:
-                guard region.anchor != .attention else { throw Self.unfollowable("an attention crop") }
+                guard region.anchor.withoutFaces != .attention else { throw Self.unfollowable("an attention or faces crop") }
                 image = try region.process(image)
             case var thumbnail as ImageProcessors.Thumbnail:
-                guard thumbnail.options.crop != .attention else { throw Self.unfollowable("an attention crop") }
+                guard thumbnail.options.crop.withoutFaces != .attention else { throw Self.unfollowable("an attention or faces crop") }
                 thumbnail.options.blurSigma = 0
                 image = try thumbnail.process(image)
             case let rotate as ImageProcessors.Rotate:
