@@ -29,7 +29,7 @@ struct FaceCropTests {
 
     @Test("a crop that can hold both faces holds both; one that cannot keeps one whole", arguments: [
         ("rs:fill:1000:600/g:obj:face", 2), ("rs:fill:600:600/g:obj:face", 1), ("c:1000:600:obj:face/rs:fit:500:500", 2),
-        ("rs:fill:300:300/g:obj:face", 1),
+        ("rs:fill:300:300/g:obj:face", 1), ("rs:fill-down:2000:1200/g:obj:face", 2), ("rs:fill-down:600:600/g:obj:face", 1),
     ])
     func keepsFaces(options: String, faces: Int) async throws {
         let made = try await result(options, of: Self.photo("pair.jpg"), in: try pipeline())
