@@ -15,7 +15,8 @@ import PackageDescription
 //   CLI          the `vignette` executable (swift-argument-parser, OpenTelemetry's OTLP exporter);
 //                enables Hummingbird
 //   Video        video posters in VignetteCodecs: FFmpeg's libavformat/libavcodec/libswscale
-//                (Debian's -dev packages), a system library needed only with the trait
+//                (Debian's -dev packages), a system library needed only with the trait, opened
+//                (dlopen) when the first video arrives, not at process start
 //   Faces        face detection for crops that keep people (`Gravity.faces`): OpenCV's YuNet
 //                detector (Debian's libopencv-objdetect-dev to build, libopencv-objdetect406 to
 //                run), loaded when the first detector is made, not at process start
@@ -100,10 +101,13 @@ let package = Package(
         .systemLibrary(
             name: "CVignetteDeflate", path: "CSystemShims/CVignetteDeflate", pkgConfig: "libdeflate",
             providers: [.apt(["libdeflate-dev"])]),
-        // Behind the Video trait: a build without it needs neither FFmpeg's headers nor pkg-config's entry.
+        // Behind the Video trait: a build without it needs no FFmpeg header. FFmpeg's headers (in
+        // the compiler's own include path on Debian), nothing linked: CVignetteFFmpegLoader opens
+        // the libraries with dlopen when the first video arrives, so no process pays for them at start.
         .systemLibrary(
-            name: "CVignetteFFmpeg", path: "CSystemShims/CVignetteFFmpeg", pkgConfig: "libavformat",
+            name: "CVignetteFFmpeg", path: "CSystemShims/CVignetteFFmpeg",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
+        .target(name: "CVignetteFFmpegLoader", path: "CSystemShims/CVignetteFFmpegLoader", exclude: ["functions.h"]),
         .target(
             name: "CVignetteImageShims", dependencies: ["CVignetteVips", "CVignetteHeif"],
             path: "CSystemShims/CVignetteImageShims"),
@@ -126,6 +130,7 @@ let package = Package(
             dependencies: [
                 "VignetteSupport", "CVignetteVips", "CVignetteWebP", "CVignetteHeif", "CVignetteImageShims", "CVignetteResize", "CVignetteTurboJPEG", "CVignetteLcms2", "CVignetteDeflate",
                 "CVignetteJPEGDC", .target(name: "CVignetteFFmpeg", condition: .when(traits: video)),
+                .target(name: "CVignetteFFmpegLoader", condition: .when(traits: video)),
                 .target(name: "CVignetteFaces", condition: .when(traits: faces)),
             ]),
         .target(

@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 internal import CVignetteFFmpeg
+internal import CVignetteFFmpegLoader
 
 /// An FFmpeg demuxer over bytes in memory: a custom `AVIOContext` reads them, the container's own
 /// demuxer is forced (`av_find_input_format`, no probing of others), nested opens are refused
@@ -30,6 +31,7 @@ final class VideoDemuxer {
 
     /// Opens `data` as `format` (one of `ImageFormat.videoFormats`) and reads its header.
     init(data: Data, format: ImageFormat, watch: VideoWatch) throws(ImagingError) {
+        try Self.loadFFmpeg()
         VideoDemuxer.quietLogs
         VideoDemuxer.allocationCap
         if format == .mp4 || format == .mov { try MP4SampleTables.check(data) }
@@ -96,6 +98,16 @@ final class VideoDemuxer {
         av_freep(&io.pointee.buffer)
         var context: UnsafeMutablePointer<AVIOContext>? = io
         avio_context_free(&context)
+    }
+
+    /// Opens FFmpeg's libraries (`vgn_ffmpeg_load`, once per process) before any FFmpeg call; a
+    /// missing library is `.unsupportedFormat` naming it.
+    private static func loadFFmpeg() throws(ImagingError) {
+        var message = [CChar](repeating: 0, count: 512)
+        guard vgn_ffmpeg_load(&message, message.count) == 0 else {
+            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw ImagingError(.unsupportedFormat, "video needs FFmpeg's libraries: \(text)")
+        }
     }
 
     /// FFmpeg logs to stderr by default; a library keeps quiet (its errors come back as codes).
