@@ -9,9 +9,9 @@ extension ImagePipeline {
     /// The faces in `request`'s source (its picture: page, frame), found by
     /// `configuration.faceDetector` on a small upright decode (`FaceDetector.faces(inSource:limits:)`,
     /// within the request's decoding budget). Found once per source: a node of the task graph (equal
-    /// concurrent asks share one), kept in memory and, when the pipeline has them, in the disk and
-    /// shared caches under `facesKey(for:)`; every crop of the source reuses them. Empty when the
-    /// pipeline has no detector.
+    /// concurrent asks share one), kept in memory and, when the pipeline has one, in the disk cache
+    /// under `facesKey(for:)`; every crop of the source reuses them. Empty when the pipeline has no
+    /// detector.
     public func faces(for request: ImageRequest) async throws(ImagePipelineError) -> [Face] {
         guard configuration.faceDetector != nil else { return [] }
         if let known = foundFaces.value(forKey: facesKey(for: request)) { return known }
@@ -84,7 +84,11 @@ extension ImagePipeline {
     /// where there are none or no detector. Other thumbnails come back as they are, unread.
     func keepingFaces<Value>(_ thumbnail: ThumbnailOptions, request: ImageRequest, data: Data, work: SharedWork<Value>) async throws -> ThumbnailOptions {
         guard thumbnail.crop == .faces else { return thumbnail }
-        guard configuration.faceDetector != nil else { return thumbnail.keepingFaces([], uprightSource: PixelSize(width: 1, height: 1)) }
+        guard configuration.faceDetector != nil else {
+            var attention = thumbnail
+            attention.crop = thumbnail.crop.withoutFaces
+            return attention
+        }
         let faces = try await work.value(of: facesWork(for: request))
         let limits = request.limits(within: configuration.decodingLimits)
         let info: ImageInfo
