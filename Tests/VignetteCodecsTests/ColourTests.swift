@@ -313,4 +313,37 @@ struct ColourTests {
         #expect(big.width * big.height > Image.keptTransformMaximumPixels)
         #expect(try big.convertedWithKeptTransform(profile: profile, cancellation: nil) == nil)
     }
+
+    @Test("a matrix-shaper RGB profile (Adobe RGB, Apple's Generic RGB) converts through Vignette's tables within 1 of transicc on a grid of colours")
+    func matrixShaperTables() async throws {
+        var sources = [TestFiles.fixture("adobergb.jpg")]
+        if TestFiles.corpusAvailable { sources.append(TestFiles.corpusFile("Landscape_2.jpg")) }
+        let levels: [UInt8] = [0, 1, 16, 32, 64, 96, 128, 160, 192, 224, 254, 255]
+        var colours: [UInt8] = []
+        for red in levels { for green in levels { for blue in levels { colours += [red, green, blue] } } }
+        for grey in 0...255 { colours += [UInt8(grey), UInt8(grey), UInt8(grey)] }
+        let count = colours.count / 3
+        for source in sources {
+            let profile = try #require(try ImageDecoder().decode(fileAt: source.path).iccProfile)
+            let transform = try #require(SRGBTransforms.transform(from: profile, layout: .rgb))
+            #expect(transform.isMatrixShaper, "\(source.lastPathComponent) takes the tables, not a littleCMS transform")
+            var converted = [UInt8](repeating: 0, count: colours.count)
+            colours.withUnsafeBytes { input in
+                converted.withUnsafeMutableBytes { output in
+                    if let input = input.baseAddress, let output = output.baseAddress { transform.convert(input, into: output, count: count) }
+                }
+            }
+            let file = try ColourReference.profileFile(profile)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let rows = (0..<count).map { index in (0..<3).map { Double(colours[index * 3 + $0]) } }
+            let expected = try await ColourReference.transicc(rows, profile: file)
+            let differences = (0..<colours.count).map { abs(Double(converted[$0]) - expected[$0 / 3][$0 % 3]) }
+            let mean = differences.reduce(0, +) / Double(differences.count)
+            #expect(differences.max() ?? 0 <= 1.5, "\(source.lastPathComponent): largest difference \(differences.max() ?? 0)")
+            #expect(mean <= 0.5, "\(source.lastPathComponent): mean difference \(mean)")
+        }
+        // A profile with lookup tables stays with littleCMS.
+        let cmyk = try #require(BuiltInProfile.cmykData)
+        #expect(SRGBTransforms.transform(from: cmyk, layout: .cmyk)?.isMatrixShaper == false)
+    }
 }

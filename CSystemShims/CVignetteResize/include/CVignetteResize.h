@@ -1,4 +1,5 @@
-// CVignetteResize: Vignette's own separable Lanczos-3 reducer for interleaved 8-bit pixels.
+// CVignetteResize: Vignette's own pixel kernels: a separable Lanczos-3 reducer for interleaved 8-bit
+// pixels, EXIF orientations of planes, and matrix-shaper colour conversion to sRGB.
 //
 // Why it exists: libvips' reduceh/reducev loops are scalar, and a JPEG thumbnail spends much of
 // its time in them. This reducer does the same separable Lanczos-3 resampling with 16-bit
@@ -67,5 +68,25 @@ void vgn_pad_plane(uint8_t *plane, int width, int height, size_t stride, int pad
 /// stays. A subsampled chroma plane reversed along an odd luma length is off by half a chroma sample
 /// (its last sample covered one luma pixel, not two): this puts it back where the luma is.
 void vgn_shift_half_sample(uint8_t *plane, int width, int height, int along_rows);
+
+/// A conversion of 8-bit RGB to 8-bit sRGB through a matrix-shaper ICC profile (three tone curves
+/// and a 3×3 matrix, as most cameras', phones' and Apple's RGB profiles are): each input value's
+/// share of each output channel's linear light comes from a table (the input's curve times the
+/// matrix entry, in fixed point), the three shares are summed, and the sum is encoded with the sRGB
+/// curve from a second table. This is littleCMS' own matrix-shaper optimisation without its
+/// per-pixel formatter calls, and built without its 16,384 evaluations of each output curve.
+typedef struct vgn_matrix_shaper vgn_matrix_shaper;
+
+/// The tables for `matrix` (9 numbers, row-major: input linear RGB to sRGB's linear RGB) and
+/// `curves` (768 numbers: the red, then green, then blue channel's linear light, 0–1, at the 256
+/// values i / 255). Values past 0–1 after the matrix are clipped, as littleCMS clips them. NULL
+/// when memory ran out or a number is not finite or out of range.
+vgn_matrix_shaper *vgn_matrix_shaper_make(const double *matrix, const double *curves);
+
+/// Converts `count` pixels of `bands` interleaved samples (3, or 4 with the alpha copied) from
+/// `in` to `out`, which may be the same memory.
+void vgn_matrix_shaper_apply(const vgn_matrix_shaper *shaper, const uint8_t *in, uint8_t *out, size_t count, int bands);
+
+void vgn_matrix_shaper_free(vgn_matrix_shaper *shaper);
 
 #endif

@@ -5,12 +5,14 @@ import Foundation
 #endif
 internal import CVignetteImageShims
 internal import CVignetteLcms2
+internal import CVignetteResize
 internal import CVignetteVips
 import VignetteSupport
 
-/// littleCMS transforms from an embedded RGB or CMYK profile to sRGB for 8-bit pixels, built once
-/// per profile and kept (at most 16): `Image.convertedToSRGB` takes them for thumbnail-sized 8-bit
-/// RGB images, `Image.standardizedToSRGB8` for CMYK ones (with libvips' CMYK profile when the image
+/// Transforms from an embedded RGB or CMYK profile to sRGB for 8-bit pixels, built once per
+/// profile and kept (at most 16): littleCMS transforms, or for a matrix-shaper RGB profile the
+/// tables of `vgn_matrix_shaper_apply` (`SRGBTransforms.matrixShaper`). `Image.convertedToSRGB`
+/// takes them for thumbnail-sized 8-bit RGB images, `Image.standardizedToSRGB8` for CMYK ones (with libvips' CMYK profile when the image
 /// has none). libvips' `vips_icc_transform` builds its littleCMS transforms on every call, which for
 /// a thumbnail costs more than the conversion itself (for a big CMYK profile, many times more).
 ///
@@ -18,15 +20,38 @@ import VignetteSupport
 /// libvips route; littleCMS' built-in sRGB profile as the output. A transform is shared by every
 /// thread (`cmsFLAGS_NOCACHE`, which littleCMS asks of shared transforms); alpha is copied.
 enum SRGBTransforms {
-    /// One littleCMS transform; deleted when the last image using it is done with it.
+    /// One transform: a littleCMS one, or the tables of a matrix-shaper profile
+    /// (`SRGBTransforms.matrixShaper`); freed when the last image using it is done with it.
     final class Transform: @unchecked Sendable {
-        private let handle: cmsHTRANSFORM
-        fileprivate init(_ handle: cmsHTRANSFORM) { self.handle = handle }
-        deinit { cmsDeleteTransform(handle) }
+        private enum Kind {
+            case littleCMS(cmsHTRANSFORM)
+            case matrixShaper(OpaquePointer, bands: Int32)
+        }
+        private let kind: Kind
+        fileprivate init(littleCMS handle: cmsHTRANSFORM) { kind = .littleCMS(handle) }
+        fileprivate init(matrixShaper tables: OpaquePointer, bands: Int32) { kind = .matrixShaper(tables, bands: bands) }
+        deinit {
+            switch kind {
+            case .littleCMS(let handle): cmsDeleteTransform(handle)
+            case .matrixShaper(let tables, _): vgn_matrix_shaper_free(tables)
+            }
+        }
+
+        /// Whether it converts with a matrix-shaper profile's tables rather than littleCMS.
+        var isMatrixShaper: Bool {
+            if case .matrixShaper = kind { return true }
+            return false
+        }
 
         /// Converts `count` pixels from `input` to `output` (both in this transform's layout).
         func convert(_ input: UnsafeRawPointer, into output: UnsafeMutableRawPointer, count: Int) {
-            cmsDoTransform(handle, input, output, cmsUInt32Number(count))
+            switch kind {
+            case .littleCMS(let handle):
+                cmsDoTransform(handle, input, output, cmsUInt32Number(count))
+            case .matrixShaper(let tables, let bands):
+                vgn_matrix_shaper_apply(
+                    tables, input.assumingMemoryBound(to: UInt8.self), output.assumingMemoryBound(to: UInt8.self), count, bands)
+            }
         }
     }
 
@@ -64,7 +89,11 @@ enum SRGBTransforms {
         guard let input else { return nil }
         defer { cmsCloseProfile(input) }
         let space = layout == .cmyk ? cmsSigCmykData : cmsSigRgbData
-        guard cmsGetColorSpace(input) == space, let output = cmsCreate_sRGBProfile() else { return nil }
+        guard cmsGetColorSpace(input) == space else { return nil }
+        if layout != .cmyk, let tables = matrixShaper(input) {
+            return Transform(matrixShaper: tables, bands: layout == .rgba ? 4 : 3)
+        }
+        guard let output = cmsCreate_sRGBProfile() else { return nil }
         defer { cmsCloseProfile(output) }
         let inputFormat: cmsUInt32Number
         let outputFormat: cmsUInt32Number
@@ -77,7 +106,7 @@ enum SRGBTransforms {
         guard let handle = cmsCreateTransform(
             input, inputFormat, output, outputFormat, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), flags)
         else { return nil }
-        return Transform(handle)
+        return Transform(littleCMS: handle)
     }
 }
 
