@@ -102,6 +102,16 @@ struct YCbCrPlanes: Sendable {
         toWidth width: Int, height: Int, subsampling target: Int32, threads: Int,
         implementation: LanczosReducer.Implementation = .automatic
     ) throws(ImagingError) -> YCbCrPlanes {
+        // A source no larger than the box, at the subsampling asked for: the reducer would copy
+        // every sample through its kernel (at scale 1 it is the identity), so the planes are the
+        // result. Not when a plane has padding past the picture, which the reducer fills from the
+        // edge rather than keeping libjpeg's.
+        if width == self.width, height == self.height, isGrey || target == subsampling,
+            extent == (Double(width), Double(height)),
+            (0..<planeCount).allSatisfy({ planeSize($0) == pictureExtent($0) })
+        {
+            return self
+        }
         var output = YCbCrPlanes(width: width, height: height, subsampling: isGrey ? subsampling : target)
         let xScale = extent.width / Double(width), yScale = extent.height / Double(height)
         let outputFactors = (0..<planeCount).map { output.factors($0) }
@@ -198,14 +208,26 @@ struct YCbCrPlanes: Sendable {
     /// `turned` is the EXIF orientation the planes were turned upright by (`oriented`): the image
     /// then carries no orientation, and its resolutions swap when the turn transposed it, as
     /// `vips_autorot` leaves an image.
-    func image(withMetadataOf header: Image, turned: Int = 1) throws(ImagingError) -> Image {
-        guard header.bands == planeCount else {
+    ///
+    /// With `transform` (an RGB one; `header` is then sRGB as the planar route takes it), the
+    /// pixels are converted through it in the same buffer as soon as they are made.
+    func image(
+        withMetadataOf header: Image, turned: Int = 1, converting transform: SRGBTransforms.Transform? = nil
+    ) throws(ImagingError) -> Image {
+        guard header.bands == planeCount, transform == nil || planeCount == 3 else {
             throw ImagingError(.invalidArgument, "planes of \(planeCount) do not fit a \(header.bands)-band image")
         }
         let xres = vips_image_get_xres(header.pointer), yres = vips_image_get_yres(header.pointer)
+        let (width, height) = (self.width, self.height)
         let result = try Image(
             width: width, height: height, bands: planeCount, header: header, resolution: turned >= 5 ? (yres, xres) : (xres, yres)
-        ) { output throws(ImagingError) in try TurboJPEG.interleaved(self, into: output) }
+        ) { output throws(ImagingError) in
+            try TurboJPEG.interleaved(self, into: output)
+            guard let transform, let pixels = output.baseAddress else { return }
+            for row in 0..<height {
+                transform.convert(pixels + row * width * 3, into: pixels + row * width * 3, count: width)
+            }
+        }
         // The planes' pixels are read as they are: a profile of `header`'s is not theirs to carry
         // (taken off in place: the image is this function's own, and stays a memory image).
         vips_image_remove(result.pointer, "icc-profile-data")

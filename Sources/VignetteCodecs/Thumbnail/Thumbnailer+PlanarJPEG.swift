@@ -100,13 +100,15 @@ extension Thumbnailer {
             planes = upright
             turn = 1
         }
-        let resized = try finishResized(
-            planes.image(withMetadataOf: header, turned: orientation == turn ? 1 : orientation),
-            geometry: geometry, orientation: turn)
         let profile = profileToApply(of: header)
+        let transform = fusedColourTransform(profile: profile, size: planes.width * planes.height)
+        let resized = try finishResized(
+            planes.image(withMetadataOf: header, turned: orientation == turn ? 1 : orientation, converting: transform),
+            geometry: geometry, orientation: turn)
         let image: Image
         do {
-            image = try colourManaged(resized, profile: profile, cancellation: cancellation).recording(dprScale: geometry.dprScale)
+            image = try colourManaged(resized, profile: transform == nil ? profile : nil, cancellation: cancellation)
+                .recording(dprScale: geometry.dprScale)
         } catch {
             // The shrink-on-load route converts the same way and tells its errors apart.
             if error.kind == .cancelled { throw error }
@@ -126,6 +128,17 @@ extension Thumbnailer {
         guard vips_image_get_typeof(header.pointer, "icc-profile-data") != 0, let profile = header.iccProfile else { return nil }
         if !options.keepProfile, header.bands == 3, SRGBProfiles.isSRGB(profile) { return nil }
         return profile
+    }
+
+    /// The transform that `colourManaged` would convert the thumbnail with (`convertedWithKeptTransform`:
+    /// `profile` to be converted away, a kept transform, at most `Image.keptTransformMaximumPixels`),
+    /// for the planes to be converted as they become RGB (`YCbCrPlanes.image`), in the same buffer;
+    /// nil when that does not apply, or when a blur comes between, whose result depends on the order.
+    func fusedColourTransform(profile: Data?, size: Int) -> SRGBTransforms.Transform? {
+        guard let profile, !options.keepProfile, options.blurSigma == 0, size <= Image.keptTransformMaximumPixels else {
+            return nil
+        }
+        return SRGBTransforms.transform(from: profile, layout: .rgb)
     }
 
     /// The chroma subsampling `vips_jpegsave` writes for `format` when it is a JPEG the planes can
