@@ -454,7 +454,30 @@ int vgn_set_malloc_arena_max(int count) {
     return mallopt(M_ARENA_MAX, count);
 }
 
+static void vgn_unref_on_close(VipsImage *image, void *held) {
+    (void)image;
+    g_object_unref(held);
+}
+
 int vgn_copy_with_double(VipsImage *in, VipsImage **out, const char *name, double value) {
+    if (in->dtype == VIPS_IMAGE_SETBUF || in->dtype == VIPS_IMAGE_SETBUF_FOREIGN) {
+        // A view of the pixels in memory (vips_image_new_from_memory), holding `in` until it
+        // closes, with `in`'s header: still a memory image, which an encoder reads as it is
+        // instead of through a libvips pipeline, as a vips_copy would make it.
+        VipsImage *view = vips_image_new_from_memory(in->data, VIPS_IMAGE_SIZEOF_IMAGE(in), in->Xsize, in->Ysize,
+                                                     in->Bands, in->BandFmt);
+        if (view == NULL) return -1;
+        VipsImage *inputs[] = {in, NULL};
+        if (vips_image_pipeline_array(view, VIPS_DEMAND_STYLE_ANY, inputs) != 0) {
+            g_object_unref(view);
+            return -1;
+        }
+        g_object_ref(in);
+        g_signal_connect(view, "close", G_CALLBACK(vgn_unref_on_close), in);
+        vips_image_set_double(view, name, value);
+        *out = view;
+        return 0;
+    }
     if (vips_copy(in, out, NULL) != 0) return -1;
     vips_image_set_double(*out, name, value);
     return 0;

@@ -164,8 +164,9 @@ int vgn_monotonic_seconds(void);
 /// On success `*buffer` must be released with free().
 struct heif_error vgn_heif_write_to_memory(struct heif_context *context, void **buffer, size_t *length);
 
-/// vips_copy (the pixels shared, a header of its own) with the double field `name` set to `value`:
-/// a thumbnail's record of the scale steps after it use (`Image.dprScale`).
+/// A copy of `in` (the pixels shared, a header of its own) with the double field `name` set to
+/// `value`: a thumbnail's record of the scale steps after it use (`Image.dprScale`). An image in
+/// memory stays one (a view of its pixels that holds it); any other is a vips_copy.
 int vgn_copy_with_double(VipsImage *in, VipsImage **out, const char *name, double value);
 
 #endif

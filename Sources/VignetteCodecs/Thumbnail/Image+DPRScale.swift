@@ -16,7 +16,8 @@ extension Image {
         return vips_image_get_double(pointer, Self.dprScaleField, &value) == 0 && value.isFinite && value > 0 ? value : nil
     }
 
-    /// This image with `dprScale` recorded (`vips_copy`, the pixels shared).
+    /// This image with `dprScale` recorded, the pixels shared (`vgn_copy_with_double`: an image in
+    /// memory stays one, so encoders still read its pixels directly).
     func recording(dprScale: Double) throws(ImagingError) -> Image {
         try apply("vips_copy") { vgn_copy_with_double($0, $1, Self.dprScaleField, dprScale) }
     }
