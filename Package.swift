@@ -87,7 +87,9 @@ let package = Package(
             name: "CVignetteWebP", path: "CSystemShims/CVignetteWebP", pkgConfig: "libwebp",
             providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(
-            name: "CVignetteHeif", path: "CSystemShims/CVignetteHeif", pkgConfig: "libheif",
+            // libheif's headers only: nothing is linked. CVignetteLibraryLoader opens libheif with
+            // dlopen when the first HEIF or AVIF is read or written.
+            name: "CVignetteHeif", path: "CSystemShims/CVignetteHeif",
             providers: [.apt(["libheif-dev"])]),
         .systemLibrary(
             name: "CVignetteHiredis", path: "CSystemShims/CVignetteHiredis", pkgConfig: "hiredis",
@@ -102,14 +104,19 @@ let package = Package(
             name: "CVignetteDeflate", path: "CSystemShims/CVignetteDeflate", pkgConfig: "libdeflate",
             providers: [.apt(["libdeflate-dev"])]),
         // Behind the Video trait: a build without it needs no FFmpeg header. FFmpeg's headers (in
-        // the compiler's own include path on Debian), nothing linked: CVignetteFFmpegLoader opens
+        // the compiler's own include path on Debian), nothing linked: CVignetteLibraryLoader opens
         // the libraries with dlopen when the first video arrives, so no process pays for them at start.
         .systemLibrary(
             name: "CVignetteFFmpeg", path: "CSystemShims/CVignetteFFmpeg",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
-        .target(name: "CVignetteFFmpegLoader", path: "CSystemShims/CVignetteFFmpegLoader", exclude: ["functions.h"]),
+        // Trampolines for libheif's functions (and FFmpeg's, with the Video trait), the libraries
+        // opened with dlopen on first use, so that a process pays for neither at start.
         .target(
-            name: "CVignetteImageShims", dependencies: ["CVignetteVips", "CVignetteHeif"],
+            name: "CVignetteLibraryLoader", path: "CSystemShims/CVignetteLibraryLoader",
+            exclude: ["ffmpeg_functions.h", "heif_functions.h", "trampoline.h"],
+            cSettings: [.define("VGN_VIDEO", .when(traits: video))]),
+        .target(
+            name: "CVignetteImageShims", dependencies: ["CVignetteVips", "CVignetteHeif", "CVignetteLibraryLoader"],
             path: "CSystemShims/CVignetteImageShims"),
         // Vignette's own Lanczos-3 reducer (AVX2 chosen at run time, scalar fallback); no libvips.
         .target(name: "CVignetteResize", path: "CSystemShims/CVignetteResize"),
@@ -130,7 +137,7 @@ let package = Package(
             dependencies: [
                 "VignetteSupport", "CVignetteVips", "CVignetteWebP", "CVignetteHeif", "CVignetteImageShims", "CVignetteResize", "CVignetteTurboJPEG", "CVignetteLcms2", "CVignetteDeflate",
                 "CVignetteJPEGDC", .target(name: "CVignetteFFmpeg", condition: .when(traits: video)),
-                .target(name: "CVignetteFFmpegLoader", condition: .when(traits: video)),
+                "CVignetteLibraryLoader",
                 .target(name: "CVignetteFaces", condition: .when(traits: faces)),
             ]),
         .target(

@@ -37,9 +37,11 @@ enum HEIFEncoder {
         return try encode(heifImage, codec: codec, options: options)
     }
 
+    /// Checks `options` and opens libheif (`HEIFLibrary`): what every encode does before it calls libheif.
     static func check(_ options: HEIFOptions, codec: Codec) throws(ImagingError) {
         try ImageEncoder.check(options.quality, in: 0...100, "\(codec.name) quality")
         try ImageEncoder.check(options.speed, in: 0...9, "\(codec.name) speed")
+        try HEIFLibrary.load(.encoderUnavailable)
     }
 
     /// `heifImage` coded by `codec`'s encoder with `options` and written as a file

@@ -13,6 +13,7 @@ final class HEIFContainer {
     private let bytes: UnsafeMutableRawBufferPointer
 
     init(data: Data, maximumSide: Int) throws(ImagingError) {
+        try HEIFLibrary.load(.unsupportedFormat)
         guard let context = heif_context_alloc() else {
             throw ImagingError(.operationFailed, "heif_context_alloc failed")
         }

@@ -1,8 +1,27 @@
 internal import CVignetteHeif
+internal import CVignetteLibraryLoader
+
+/// libheif, opened with dlopen the first time a HEIF or AVIF is read or written
+/// (`vgn_heif_load`), not at process start. Every path into libheif calls `load` first.
+enum HEIFLibrary {
+    /// Opens libheif once per process; a missing library or function is an error of `kind`
+    /// naming it (`.unsupportedFormat` for reading, `.encoderUnavailable` for writing).
+    static func load(_ kind: ImagingError.Kind) throws(ImagingError) {
+        var message = [CChar](repeating: 0, count: 512)
+        guard vgn_heif_load(&message, message.count) == 0 else {
+            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw ImagingError(kind, "HEIF and AVIF need libheif: \(text)")
+        }
+    }
+}
 
 /// Names for the libraries' versions, for reports.
 enum HEIFVersion {
-    static var string: String { String(cString: heif_get_version()) }
+    /// libheif's own (`heif_get_version`), opening it; "unavailable" when it cannot be opened.
+    static var string: String {
+        guard (try? HEIFLibrary.load(.unsupportedFormat)) != nil else { return "unavailable" }
+        return String(cString: heif_get_version())
+    }
 }
 
 extension ImagingError {

@@ -5,7 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 internal import CVignetteFFmpeg
-internal import CVignetteFFmpegLoader
+internal import CVignetteLibraryLoader
 
 /// An FFmpeg demuxer over bytes in memory: a custom `AVIOContext` reads them, the container's own
 /// demuxer is forced (`av_find_input_format`, no probing of others), nested opens are refused

@@ -1,5 +1,5 @@
 // The FFmpeg functions Vignette calls, each with the library that defines it: every entry gets a
-// trampoline of that name in loader.c and is looked up there when the libraries are opened. A
+// trampoline of that name in ffmpeg.c and is looked up there when the libraries are opened. A
 // call to an FFmpeg function missing here is an undefined reference at link time.
 #define VGN_FFMPEG_FUNCTIONS(X) \
     X(AVUTIL, av_dict_free) \
