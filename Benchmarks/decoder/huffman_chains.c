@@ -1,17 +1,18 @@
 // Whether two Huffman chains in one thread decode a sequential scan faster than one (issue 48):
 // the entropy decode of vgn_jpeg_scaled_decode alone (scaled.c's decode_block: every symbol
 // decoded, the coefficients its reduced IDCT reads kept; no IDCT, no samples), over the whole
-// entropy-coded segment of each baseline JPEG given that has no restart intervals, in four ways:
+// entropy-coded segment of each baseline JPEG given that has no restart intervals, in these ways:
 //   one chain          today's order, block after block;
 //   blocks interleaved a block of chain A (from the start), then one of chain B (from the MCU
 //                      boundary nearest the middle), and so on;
 //   inside the block   A's and B's blocks decoded together, one table lookup of each in turn;
+//   inside, stored     the same, B's blocks copied to a store (allocated each decode, or kept),
+//                      as the real design must keep them until A finds their places and DC;
 //   steps, one / two   a decoder with no branch at the end of a block (one table lookup a step,
 //                      DC and AC entries in one format, the next table chosen without a branch),
 //                      one chain, and two chains in lockstep.
-// B starts at the true MCU boundary, found by a first decode: no resynchronisation search, no
-// storage of B's blocks, no DC fix-up. These times are therefore what the two-chain design could
-// at best save, before its own costs. Each way's final bit positions are checked against the
+// B starts at the true MCU boundary, found by a first decode: no resynchronisation search and no
+// DC fix-up. These times are therefore what the two-chain design could at best save. Each way's final bit positions are checked against the
 // first decode's. Built and run by Benchmarks/huffman-chains.sh; times are CPU time, the median
 // of ROUNDS (15) rounds in which the ways alternate, each round ITERATIONS (20) decodes.
 #include "../../CSystemShims/CVignetteJPEGDC/scaled.c"
