@@ -76,10 +76,17 @@ int vgn_open_module(const char *name) {
 }
 
 int vgn_init(const char *argv0, int redirect_modules) {
-    gboolean redirected = redirect_modules && g_getenv("VIPSHOME") == NULL;
+    // A VIPSHOME already set is put back after: libvips sets it itself when it starts (a parent
+    // that uses libvips, pyvips say, passes it on), and honouring it would load every module.
+    gboolean redirected = redirect_modules;
+    char *given = redirected ? g_strdup(g_getenv("VIPSHOME")) : NULL;
     if (redirected) g_setenv("VIPSHOME", "/nonexistent/vignette-no-vips-modules", TRUE);
     int status = VIPS_INIT(argv0 ? argv0 : "vignette");
-    if (redirected) g_unsetenv("VIPSHOME");
+    if (redirected) {
+        if (given) g_setenv("VIPSHOME", given, TRUE);
+        else g_unsetenv("VIPSHOME");
+        g_free(given);
+    }
     if (status != 0) return -1;
     vgn_modules_redirected = redirected;
     // libvips reports decoder warnings (libpng's iCCP complaints, libjpeg's "premature end") through
@@ -452,6 +459,10 @@ int vgn_gravity(VipsImage *in, VipsImage **out, int direction, int width, int he
    does not export. */
 int vgn_set_malloc_arena_max(int count) {
     return mallopt(M_ARENA_MAX, count);
+}
+
+int vgn_keep_freed_memory(int mmap_threshold, int trim_threshold) {
+    return mallopt(M_MMAP_THRESHOLD, mmap_threshold) == 1 && mallopt(M_TRIM_THRESHOLD, trim_threshold) == 1 ? 1 : 0;
 }
 
 static void vgn_unref_on_close(VipsImage *image, void *held) {

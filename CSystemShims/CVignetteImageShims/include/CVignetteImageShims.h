@@ -15,8 +15,8 @@
 
 // --- runtime (macros) ---
 /// VIPS_INIT is a macro; also blocks untrusted loaders and turns the operation cache off.
-/// With `redirect_modules`, libvips is pointed at a folder without modules (VIPSHOME, set and
-/// unset around VIPS_INIT), so only the trusted ones are opened, on demand: that writes the
+/// With `redirect_modules`, libvips is pointed at a folder without modules (VIPSHOME, set around
+/// VIPS_INIT and put back after), so only the trusted ones are opened, on demand: that writes the
 /// environment, so only a caller that knows no other thread runs (the start of main) may ask.
 int vgn_init(const char *argv0, int redirect_modules);
 /// Opens libvips' dynamic module `name` ("heif", "jxl") once, thread-safely; 1 when the module is
@@ -36,6 +36,10 @@ void vgn_allow_pdf(void);
 
 /* mallopt(M_ARENA_MAX, count): 1 on success (glibc). */
 int vgn_set_malloc_arena_max(int count);
+
+/* mallopt(M_MMAP_THRESHOLD) and mallopt(M_TRIM_THRESHOLD), in bytes: 1 when both were set. */
+int vgn_keep_freed_memory(int mmap_threshold, int trim_threshold);
+
 /// g_object_unref on any libvips object (VipsImage, VipsSource, VipsBlob).
 void vgn_unref(void *object);
 /// g_free for strings and buffers that libvips allocated.

@@ -77,6 +77,20 @@ public enum ImagingRuntime {
         return vgn_set_malloc_arena_max(Int32(clamping: count)) == 1
     }
 
+    /// Keeps memory that images free for the images after them: glibc's malloc otherwise gives a
+    /// buffer over 128 KB back to the kernel when it is freed (`munmap`, or an arena trimmed with
+    /// `madvise`), and the next image's buffers fault in freshly zeroed pages again. Raises
+    /// `M_MMAP_THRESHOLD` to 32 MB and `M_TRIM_THRESHOLD` to 64 MB (`mallopt`), unless the process
+    /// was started with `MALLOC_MMAP_THRESHOLD_` or `MALLOC_TRIM_THRESHOLD_` set. For a process that
+    /// makes a run of images and ends (the batch command); a long-running server keeps glibc's
+    /// defaults, which hand memory back.
+    /// - Returns: whether the thresholds were set.
+    @discardableResult
+    public static func keepFreedMemoryForReuse() -> Bool {
+        guard getenv("MALLOC_MMAP_THRESHOLD_") == nil, getenv("MALLOC_TRIM_THRESHOLD_") == nil else { return false }
+        return vgn_keep_freed_memory(32 << 20, 64 << 20) == 1
+    }
+
     /// Names the calling thread `name` (cut to the 15 bytes Linux keeps), as profilers and
     /// `top -H` show it: threads a caller starts for image work.
     package static func nameCurrentThread(_ name: String) {
