@@ -14,7 +14,7 @@
 # g:obj:face crop of Tests/Photos/pair.jpg whose Vignette-Crop header must say both faces; each answer's
 # Content-Type is checked, its body decoded by libvips (vipsheader, vips avg) and its size checked.
 # Inside the root filesystem ldd must find every library of the binary, of libvips' modules and of
-# the libraries the binary opens with dlopen (OpenCV's objdetect for faces, FFmpeg's for video),
+# the libraries the binary opens with dlopen (libheif, OpenCV's objdetect for faces, FFmpeg's for video),
 # and the image's HEALTHCHECK probe must pass; SIGTERM must stop the server with status 0. Then
 # `systemd-analyze verify` checks deploy/vignette.service (a copy whose ExecStart is the binary
 # checked here, since verify wants it to exist) and `systemd-analyze security` scores it.
@@ -117,11 +117,12 @@ rootfs_size=$(du -sh --one-file-system "$rootfs" | cut -f1)
 package_count=$(chroot "$rootfs" dpkg-query -W -f='${db:Status-Abbrev}\n' | grep -c '^ii')
 echo "== root filesystem with the binary: $rootfs_size, $package_count packages"
 
-echo "== ldd inside the root filesystem: the binary, libvips' modules and the libraries it opens (OpenCV's objdetect, FFmpeg's)"
+echo "== ldd inside the root filesystem: the binary, libvips' modules and the libraries it opens (libheif, OpenCV's objdetect, FFmpeg's)"
 mapfile -t modules < <(cd "$rootfs" && find usr/lib -path '*/vips-modules-*' -name '*.so' | sed 's|^|/|')
-# The libraries the binary opens with dlopen: OpenCV's objdetect (faces) and FFmpeg's four (video).
+# The libraries the binary opens with dlopen: libheif (HEIF, AVIF), OpenCV's objdetect (faces) and
+# FFmpeg's four (video).
 opened=()
-for pattern in 'libopencv_objdetect.so.*' 'libavformat.so.*' 'libavcodec.so.*' 'libavutil.so.*' 'libswscale.so.*'; do
+for pattern in 'libheif.so.*' 'libopencv_objdetect.so.*' 'libavformat.so.*' 'libavcodec.so.*' 'libavutil.so.*' 'libswscale.so.*'; do
   library=$(cd "$rootfs" && find usr/lib -name "$pattern" -type f | head -n 1 | sed 's|^|/|')
   [ -n "$library" ] || fail "no $pattern in the root filesystem (deploy/runtime-packages.txt)"
   opened+=("$library")
