@@ -4,25 +4,40 @@
 
 #include <string.h>
 
+/// Where input pixel (0, y) lands in `out`, and the step (in output bytes) from x to x + 1.
+static inline void vgn_orient_row(int orientation, int y, int width, int height, ptrdiff_t row_step, ptrdiff_t *start,
+                                  ptrdiff_t *step) {
+    switch (orientation) {
+    case 2: *start = y * row_step + (width - 1); *step = -1; break;
+    case 3: *start = (height - 1 - y) * row_step + (width - 1); *step = -1; break;
+    case 4: *start = (height - 1 - y) * row_step; *step = 1; break;
+    case 5: *start = y; *step = row_step; break;
+    case 6: *start = height - 1 - y; *step = row_step; break;
+    case 7: *start = (ptrdiff_t)(width - 1) * row_step + (height - 1 - y); *step = -row_step; break;
+    case 8: *start = (ptrdiff_t)(width - 1) * row_step + y; *step = -row_step; break;
+    default: *start = y * row_step; *step = 1; break;
+    }
+}
+
 void vgn_orient_plane(const uint8_t *in, int width, int height, size_t in_stride, uint8_t *out, size_t out_stride,
                       int orientation) {
     const ptrdiff_t row_step = (ptrdiff_t)out_stride;
-    for (int y = 0; y < height; y++) {
-        const uint8_t *row = in + (size_t)y * in_stride;
-        // Where (0, y) lands and the step (in output bytes) from x to x + 1.
-        ptrdiff_t start, step;
-        switch (orientation) {
-        case 2: start = y * row_step + (width - 1); step = -1; break;
-        case 3: start = (height - 1 - y) * row_step + (width - 1); step = -1; break;
-        case 4: start = (height - 1 - y) * row_step; step = 1; break;
-        case 5: start = y; step = row_step; break;
-        case 6: start = height - 1 - y; step = row_step; break;
-        case 7: start = (ptrdiff_t)(width - 1) * row_step + (height - 1 - y); step = -row_step; break;
-        case 8: start = (ptrdiff_t)(width - 1) * row_step + y; step = -row_step; break;
-        default: start = y * row_step; step = 1; break;
+    // The turns that transpose write each input row down an output column: in tiles of TILE × TILE
+    // samples, so that the output rows a tile touches stay in the cache while it is written.
+    enum { TILE = 32 };
+    const int tile = orientation >= 5 && orientation <= 8 ? TILE : width;
+    for (int y0 = 0; y0 < height; y0 += tile) {
+        const int y_end = y0 + tile < height ? y0 + tile : height;
+        for (int x0 = 0; x0 < width; x0 += tile) {
+            const int x_end = x0 + tile < width ? x0 + tile : width;
+            for (int y = y0; y < y_end; y++) {
+                const uint8_t *row = in + (size_t)y * in_stride;
+                ptrdiff_t start, step;
+                vgn_orient_row(orientation, y, width, height, row_step, &start, &step);
+                uint8_t *target = out + start + (ptrdiff_t)x0 * step;
+                for (int x = x0; x < x_end; x++, target += step) *target = row[x];
+            }
         }
-        uint8_t *target = out + start;
-        for (int x = 0; x < width; x++, target += step) *target = row[x];
     }
 }
 
