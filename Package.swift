@@ -247,7 +247,8 @@ let package = Package(
             path: "Fuzz/Sources/FuzzHTTPHeaders"),
 
         // The tests.
-        .testTarget(name: "VignetteCodecsTests", dependencies: ["VignetteCodecs", "ChildProcess"]),
+        // littleCMS itself for the colour tests' reference transforms.
+        .testTarget(name: "VignetteCodecsTests", dependencies: ["VignetteCodecs", "ChildProcess", "CVignetteLcms2"]),
         .testTarget(
             name: "VignetteTests",
             dependencies: [

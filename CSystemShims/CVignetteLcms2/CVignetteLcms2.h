@@ -7,3 +7,5 @@
 static inline cmsUInt32Number vgn_lcms_rgb8(void) { return TYPE_RGB_8; }
 static inline cmsUInt32Number vgn_lcms_rgba8(void) { return TYPE_RGBA_8; }
 static inline cmsUInt32Number vgn_lcms_cmyk8(void) { return TYPE_CMYK_8; }
+static inline cmsUInt32Number vgn_lcms_cmyk16(void) { return TYPE_CMYK_16; }
+static inline cmsUInt32Number vgn_lcms_rgb16(void) { return TYPE_RGB_16; }

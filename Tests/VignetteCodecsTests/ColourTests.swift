@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CVignetteLcms2
 @testable import VignetteCodecs
 
 /// Colour (issue 13, item 3): images with ICC profiles come out as sRGB with the colours their
@@ -342,8 +343,51 @@ struct ColourTests {
             #expect(differences.max() ?? 0 <= 1.5, "\(source.lastPathComponent): largest difference \(differences.max() ?? 0)")
             #expect(mean <= 0.5, "\(source.lastPathComponent): mean difference \(mean)")
         }
-        // A profile with lookup tables stays with littleCMS.
+        // A profile with lookup tables is no matrix-shaper.
         let cmyk = try #require(BuiltInProfile.cmykData)
         #expect(SRGBTransforms.transform(from: cmyk, layout: .cmyk)?.isMatrixShaper == false)
+    }
+
+    @Test("8-bit CMYK through Vignette's grid of littleCMS' nodes gives littleCMS' own 8-bit transform's bytes (libvips' CMYK profile, a 557-KB one)")
+    func cmykGridIsLittleCMS() throws {
+        var profiles = [try #require(BuiltInProfile.cmykData)]
+        if TestFiles.corpusAvailable {
+            let image = try ImageDecoder().decode(fileAt: TestFiles.corpusFile("Channel_digital_image_CMYK_color.jpg").path)
+            profiles.append(try #require(image.iccProfile))
+        }
+        // Every combination of 9 levels, and 20,000 pseudo-random colours.
+        let levels: [UInt8] = [0, 1, 16, 64, 128, 191, 200, 254, 255]
+        var colours: [UInt8] = []
+        for c in levels { for m in levels { for y in levels { for k in levels { colours += [c, m, y, k] } } } }
+        var state: UInt32 = 12345
+        for _ in 0..<(20_000 * 4) {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            colours.append(UInt8(truncatingIfNeeded: state >> 24))
+        }
+        let count = colours.count / 4
+        for profile in profiles {
+            let transform = try #require(SRGBTransforms.transform(from: profile, layout: .cmyk))
+            #expect(transform.isCMYKGrid)
+            var ours = [UInt8](repeating: 0, count: count * 3)
+            var reference = [UInt8](repeating: 0, count: count * 3)
+            colours.withUnsafeBytes { input in
+                ours.withUnsafeMutableBytes { output in
+                    if let input = input.baseAddress, let output = output.baseAddress { transform.convert(input, into: output, count: count) }
+                }
+            }
+            let input = try #require(profile.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) })
+            defer { cmsCloseProfile(input) }
+            let output = try #require(cmsCreate_sRGBProfile())
+            defer { cmsCloseProfile(output) }
+            let littleCMS = try #require(cmsCreateTransform(
+                input, vgn_lcms_cmyk8(), output, vgn_lcms_rgb8(), cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), cmsUInt32Number(cmsFLAGS_NOCACHE)))
+            defer { cmsDeleteTransform(littleCMS) }
+            colours.withUnsafeBytes { input in
+                reference.withUnsafeMutableBytes { output in cmsDoTransform(littleCMS, input.baseAddress, output.baseAddress, cmsUInt32Number(count)) }
+            }
+            let differences = zip(ours, reference).map { abs(Int($0) - Int($1)) }
+            #expect(differences.max() ?? 0 <= 1, "\(profile.count)-byte profile: largest difference \(differences.max() ?? 0)")
+            #expect(differences.filter { $0 > 0 }.count * 1000 <= differences.count, "more than 0.1 % of the samples differ")
+        }
     }
 }

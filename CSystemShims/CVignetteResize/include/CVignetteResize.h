@@ -1,5 +1,5 @@
 // CVignetteResize: Vignette's own pixel kernels: a separable Lanczos-3 reducer for interleaved 8-bit
-// pixels, EXIF orientations of planes, and matrix-shaper colour conversion to sRGB.
+// pixels, EXIF orientations of planes, and colour conversion (matrix-shaper RGB and CMYK grids).
 //
 // Why it exists: libvips' reduceh/reducev loops are scalar, and a JPEG thumbnail spends much of
 // its time in them. This reducer does the same separable Lanczos-3 resampling with 16-bit
@@ -88,5 +88,21 @@ vgn_matrix_shaper *vgn_matrix_shaper_make(const double *matrix, const double *cu
 void vgn_matrix_shaper_apply(const vgn_matrix_shaper *shaper, const uint8_t *in, uint8_t *out, size_t count, int bands);
 
 void vgn_matrix_shaper_free(vgn_matrix_shaper *shaper);
+
+/// A conversion of 8-bit CMYK to 8-bit RGB through a grid of littleCMS' nodes: the values a
+/// littleCMS transform's lookup table holds, interpolated as littleCMS interpolates them
+/// (`Eval4Inputs`: linear in C between two slices, tetrahedral in M, Y and K), so that the
+/// result is littleCMS' own, without its per-pixel formatter and pipeline calls.
+typedef struct vgn_cmyk_table vgn_cmyk_table;
+
+/// The table for `grid`: `points`⁴ nodes (2–33 a side; C the slowest, K the fastest), each three
+/// 16-bit values (R, G, B), node i of a side at input i × 65535 / (points − 1). NULL when memory
+/// ran out or `points` is out of range.
+vgn_cmyk_table *vgn_cmyk_table_make(const uint16_t *grid, int points);
+
+/// Converts `count` CMYK pixels (4 samples) from `in` to RGB pixels (3 samples) in `out`.
+void vgn_cmyk_table_apply(const vgn_cmyk_table *table, const uint8_t *in, uint8_t *out, size_t count);
+
+void vgn_cmyk_table_free(vgn_cmyk_table *table);
 
 #endif

@@ -11,7 +11,8 @@ import VignetteSupport
 
 /// Transforms from an embedded RGB or CMYK profile to sRGB for 8-bit pixels, built once per
 /// profile and kept (at most 16): littleCMS transforms, or for a matrix-shaper RGB profile the
-/// tables of `vgn_matrix_shaper_apply` (`SRGBTransforms.matrixShaper`). `Image.convertedToSRGB`
+/// tables of `vgn_matrix_shaper_apply` (`SRGBTransforms.matrixShaper`), for a CMYK one a grid of
+/// littleCMS' nodes (`vgn_cmyk_table_apply`, `SRGBTransforms.cmykGrid`). `Image.convertedToSRGB`
 /// takes them for thumbnail-sized 8-bit RGB images, `Image.standardizedToSRGB8` for CMYK ones (with libvips' CMYK profile when the image
 /// has none). libvips' `vips_icc_transform` builds its littleCMS transforms on every call, which for
 /// a thumbnail costs more than the conversion itself (for a big CMYK profile, many times more).
@@ -26,20 +27,29 @@ enum SRGBTransforms {
         private enum Kind {
             case littleCMS(cmsHTRANSFORM)
             case matrixShaper(OpaquePointer, bands: Int32)
+            case cmykGrid(OpaquePointer)
         }
         private let kind: Kind
         fileprivate init(littleCMS handle: cmsHTRANSFORM) { kind = .littleCMS(handle) }
         fileprivate init(matrixShaper tables: OpaquePointer, bands: Int32) { kind = .matrixShaper(tables, bands: bands) }
+        fileprivate init(cmykGrid table: OpaquePointer) { kind = .cmykGrid(table) }
         deinit {
             switch kind {
             case .littleCMS(let handle): cmsDeleteTransform(handle)
             case .matrixShaper(let tables, _): vgn_matrix_shaper_free(tables)
+            case .cmykGrid(let table): vgn_cmyk_table_free(table)
             }
         }
 
         /// Whether it converts with a matrix-shaper profile's tables rather than littleCMS.
         var isMatrixShaper: Bool {
             if case .matrixShaper = kind { return true }
+            return false
+        }
+
+        /// Whether it converts CMYK through a grid of littleCMS' nodes rather than littleCMS.
+        var isCMYKGrid: Bool {
+            if case .cmykGrid = kind { return true }
             return false
         }
 
@@ -51,6 +61,9 @@ enum SRGBTransforms {
             case .matrixShaper(let tables, let bands):
                 vgn_matrix_shaper_apply(
                     tables, input.assumingMemoryBound(to: UInt8.self), output.assumingMemoryBound(to: UInt8.self), count, bands)
+            case .cmykGrid(let table):
+                vgn_cmyk_table_apply(
+                    table, input.assumingMemoryBound(to: UInt8.self), output.assumingMemoryBound(to: UInt8.self), count)
             }
         }
     }
@@ -103,6 +116,9 @@ enum SRGBTransforms {
         case .cmyk: (inputFormat, outputFormat) = (vgn_lcms_cmyk8(), vgn_lcms_rgb8())
         }
         let flags = cmsUInt32Number(cmsFLAGS_NOCACHE) | (layout == .rgba ? cmsUInt32Number(cmsFLAGS_COPY_ALPHA) : 0)
+        if layout == .cmyk {
+            return cmykGrid(input, output: output, flags: flags).map(Transform.init(cmykGrid:))
+        }
         guard let handle = cmsCreateTransform(
             input, inputFormat, output, outputFormat, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), flags)
         else { return nil }

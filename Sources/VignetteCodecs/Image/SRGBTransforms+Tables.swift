@@ -59,3 +59,34 @@ extension SRGBTransforms {
         return adjugate.map { $0 / determinant }
     }()
 }
+
+extension SRGBTransforms {
+    /// Nodes a side of a CMYK grid: littleCMS' own for a CMYK lookup table
+    /// (`_cmsReasonableGridpointsByColorspace`).
+    static let cmykGridPoints = 17
+
+    /// The CMYK `profile`'s conversion to `output` (sRGB) as a grid of littleCMS' nodes for
+    /// `vgn_cmyk_table_apply`: a 16-bit littleCMS transform (the same intent and `flags`) run once
+    /// over the nodes, whose values its own 8-bit transform would interpolate between.
+    static func cmykGrid(_ profile: cmsHPROFILE, output: cmsHPROFILE, flags: cmsUInt32Number) -> OpaquePointer? {
+        guard let handle = cmsCreateTransform(
+            profile, vgn_lcms_cmyk16(), output, vgn_lcms_rgb16(), cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), flags)
+        else { return nil }
+        defer { cmsDeleteTransform(handle) }
+        let points = cmykGridPoints, count = points * points * points * points
+        let levels = (0..<points).map { UInt16((Double($0) * 65535 / Double(points - 1)).rounded()) }
+        var nodes = [UInt16](repeating: 0, count: count * 4)
+        for index in 0..<count {
+            var rest = index
+            for channel in stride(from: 3, through: 0, by: -1) {
+                nodes[index * 4 + channel] = levels[rest % points]
+                rest /= points
+            }
+        }
+        var grid = [UInt16](repeating: 0, count: count * 3)
+        nodes.withUnsafeBytes { input in
+            grid.withUnsafeMutableBytes { output in cmsDoTransform(handle, input.baseAddress, output.baseAddress, cmsUInt32Number(count)) }
+        }
+        return vgn_cmyk_table_make(grid, Int32(points))
+    }
+}
