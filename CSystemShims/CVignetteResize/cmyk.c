@@ -53,12 +53,12 @@ static inline void tetrahedral(const uint16_t *base, int32_t first, int32_t seco
     }
 }
 
-/// Swaps the (fraction, offset) pairs so that the first has the larger fraction.
+/// Swaps the (fraction, offset) pairs so that the first has the larger fraction, without a branch
+/// (the order of a photo's fractions is anybody's guess).
 static inline void order(int32_t *r1, int32_t *s1, int32_t *r2, int32_t *s2) {
-    if (*r2 > *r1) {
-        const int32_t r = *r1, s = *s1;
-        *r1 = *r2; *s1 = *s2; *r2 = r; *s2 = s;
-    }
+    const int32_t swap = -(int32_t)(*r2 > *r1);
+    const int32_t dr = (*r1 ^ *r2) & swap, ds = (*s1 ^ *s2) & swap;
+    *r1 ^= dr; *r2 ^= dr; *s1 ^= ds; *s2 ^= ds;
 }
 
 void vgn_cmyk_table_apply(const vgn_cmyk_table *table, const uint8_t *in, uint8_t *out, size_t count) {
