@@ -38,10 +38,5 @@ static void load(void) {
     VGN_FFMPEG_FUNCTIONS(VGN_FFMPEG_FIND)
 }
 
-int vgn_ffmpeg_load(char *message, size_t size) {
-    pthread_once(&once, load);
-    if (problem[0] == 0) return 0;
-    if (message != NULL && size > 0) snprintf(message, size, "%s", problem);
-    return -1;
-}
+int vgn_ffmpeg_load(char *message, size_t size) { return vgn_lazy_load(&once, load, problem, message, size); }
 #endif

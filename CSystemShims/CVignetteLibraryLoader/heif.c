@@ -30,9 +30,4 @@ static void load(void) {
     VGN_HEIF_FUNCTIONS(VGN_HEIF_FIND)
 }
 
-int vgn_heif_load(char *message, size_t size) {
-    pthread_once(&once, load);
-    if (problem[0] == 0) return 0;
-    if (message != NULL && size > 0) snprintf(message, size, "%s", problem);
-    return -1;
-}
+int vgn_heif_load(char *message, size_t size) { return vgn_lazy_load(&once, load, problem, message, size); }

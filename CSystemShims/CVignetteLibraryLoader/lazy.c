@@ -23,3 +23,10 @@ int vgn_lazy_find(void *handle, const char *soname, const char *name, void **poi
     snprintf(problem, size, "%s's %s has no %s", what, soname, name);
     return -1;
 }
+
+int vgn_lazy_load(pthread_once_t *once, void (*load)(void), const char *problem, char *message, size_t size) {
+    pthread_once(once, load);
+    if (problem[0] == 0) return 0;
+    if (message != NULL && size > 0) snprintf(message, size, "%s", problem);
+    return -1;
+}

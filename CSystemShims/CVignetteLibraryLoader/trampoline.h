@@ -7,6 +7,7 @@
 #ifndef VGN_TRAMPOLINE_H
 #define VGN_TRAMPOLINE_H
 
+#include <pthread.h>
 #include <stddef.h>
 
 #define VGN_LAZY_POINTER(name) __attribute__((used, visibility("hidden"))) void *vgn_lazy_##name;
@@ -28,6 +29,11 @@
 /// the life of the process: nothing else sees their symbols). 0 on success; -1 with "<what> could
 /// not be loaded (<dlerror>)" in `problem` when one is missing.
 int vgn_lazy_open(const char *const *sonames, void **handles, int count, const char *what, char *problem, size_t size);
+
+/// Runs `load` once per process (pthread_once on `once`), which leaves `problem` empty when the
+/// library and every function were found; 0 then, else -1 with `problem` copied into `message`
+/// (NUL-terminated, at most `size` bytes).
+int vgn_lazy_load(pthread_once_t *once, void (*load)(void), const char *problem, char *message, size_t size);
 
 /// Looks `name` up in `handle` into `*pointer`. 0 on success; -1 with "<what>'s <soname> has no
 /// <name>" in `problem`.
