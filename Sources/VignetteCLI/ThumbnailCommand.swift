@@ -204,8 +204,8 @@ struct ThumbnailCommand: AsyncParsableCommand {
         // time (a single input, or --jobs 1): all cores on it.
         let jobCount = max(1, min(jobs ?? cores, files.count))
         ImagingRuntime.shareCores(cores, among: jobCount)
-        // A run of images: each reuses the memory the one before freed (a quarter less time on
-        // small JPEGs, docs/performance.md).
+        // A run of images: each reuses the memory the one before freed (docs/performance.md,
+        // "Sources at or below the box").
         ImagingRuntime.keepFreedMemoryForReuse()
 
         let (recipe, plan) = try plan(limits: limits)
