@@ -9,7 +9,13 @@ DEMO_SIZE ?= 256
 # Build and test needs: the -dev packages the C targets link against.
 # FFmpeg's (libavformat, libavcodec, libavutil, libswscale) only for the Video trait, which the
 # repository's own builds enable.
-BUILD_PACKAGES := libvips-dev libwebp-dev libheif-dev libhiredis-dev libturbojpeg0-dev liblcms2-dev libdeflate-dev pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libopencv-objdetect-dev
+BUILD_PACKAGES := libvips-dev libwebp-dev libheif-dev libhiredis-dev libturbojpeg0-dev liblcms2-dev libdeflate-dev pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libopencv-objdetect-dev g++ $(HEIF_PLUGINS)
+# g++: the Faces shim is C++, and the toolchain's clang reads GCC's libstdc++ headers (Debian 12's
+# OpenCV packages happen to bring them; Debian 13's do not).
+# libheif's decoders (HEVC, AV1) and encoders (x265, aom): plugins of their own on Debian 13, only
+# recommended by libheif1; built into libheif on Debian 12, which has no such packages (`?`:
+# installed where the release has them, Scripts/install-packages.sh).
+HEIF_PLUGINS := libheif-plugin-libde265? libheif-plugin-dav1d? libheif-plugin-x265? libheif-plugin-aomenc?
 # The shared-cache tests start a redis-server of their own on 127.0.0.1; the operation tests
 # compare with references made by libvips' own `vips` command (libvips-tools); the colour tests
 # with conversions made by littleCMS' `transicc` (liblcms2-utils). The format tests read Vignette's
@@ -25,9 +31,12 @@ TEST_PACKAGES := redis-server libvips-tools liblcms2-utils python3 python3-venv 
 # the shared-cache benchmark starts on 127.0.0.1.
 TOOL_PACKAGES := libvips-tools colord-data imagemagick libheif-examples webp libimage-exiftool-perl hyperfine python3-venv curl libjpeg-dev zlib1g-dev python3-dev redis-server
 
-.PHONY: demo test docs docs-check bench bench-server fixtures install-deps install-tools build release clean fuzz fuzz-smoke sanitize image-check
+.PHONY: demo test docs docs-check bench bench-server fixtures install-deps install-tools build release clean fuzz fuzz-smoke sanitize image-check check-debian12 check-debian13
 
+# The Swift toolchain links with gold: part of binutils on Debian 12, the package binutils-gold of
+# its own on Debian 13.
 install-deps:
+	@command -v ld.gold >/dev/null || Scripts/install-packages.sh binutils-gold
 	@Scripts/install-packages.sh $(BUILD_PACKAGES)
 
 install-tools:
@@ -106,7 +115,17 @@ bench-server: release install-tools
 clean:
 	rm -rf .build $(DEMO_OUT) $(DEMO_OUT).json
 
-# The runtime image's root filesystem from deploy/runtime-packages.txt (mmdebstrap), the release
-# binary run in it under chroot as an unprivileged user; the systemd unit verified (docs/deploy.md).
+# The runtime image's root filesystem of a Debian release (RELEASE=bookworm, the default, or
+# trixie) from deploy/runtime-packages-RELEASE.txt (mmdebstrap), the release binary built on that
+# release run in it under chroot as an unprivileged user; the systemd unit verified (docs/deploy.md).
+RELEASE ?= bookworm
 image-check:
-	Scripts/image-check.sh
+	Scripts/image-check.sh $(RELEASE)
+
+# The README's two commands in a fresh root filesystem of Debian 12 or 13 (mmdebstrap; the
+# toolchain bound in, the committed HEAD cloned), as a user would run them (docs/install.md).
+check-debian12:
+	Scripts/check-debian.sh bookworm
+
+check-debian13:
+	Scripts/check-debian.sh trixie
