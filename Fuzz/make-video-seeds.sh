@@ -17,7 +17,7 @@ ffmpeg "${src[@]}" -c:v libaom-av1 -cpu-used 8 -b:v 100k "$tmp/av1.mkv"
 ffmpeg "${src[@]}" -c:v mjpeg -q:v 8 "$tmp/mjpeg.avi"
 ffmpeg "${src[@]}" -c:v libx264 -g 100 "$tmp/h264.ts"
 ffmpeg "${src[@]}" -c:v flv1 "$tmp/flv1.flv"
-ffmpeg -v error -y -i "$tmp/h264.mp4" -c copy -metadata:s:v:0 rotate=90 "$tmp/rotated.mov"
+"$(dirname "$0")/../Scripts/rotate-clip.sh" "$tmp/h264.mp4" "$tmp/rotated.mov"
 ffmpeg -v error -y -i "$tmp/h264.mp4" -c copy -movflags +faststart "$tmp/faststart.mp4"
 head -c "$(( $(stat -c %s "$tmp/faststart.mp4") / 2 ))" "$tmp/faststart.mp4" > "$tmp/cut.mp4"
 for clip in "$tmp"/*; do

@@ -18,3 +18,19 @@ static inline int vgn_av_error_eperm(void) { return AVERROR(EPERM); }
 static inline int vgn_av_error_invaldata(void) { return AVERROR_INVALIDDATA; }
 static inline int64_t vgn_av_nopts(void) { return AV_NOPTS_VALUE; }
 static inline int vgn_avseek_size(void) { return AVSEEK_SIZE; }
+
+// The stream's display matrix (nine 32-bit integers), or NULL: from the codec parameters' coded
+// side data from FFmpeg 6.1 (libavcodec 60.29) on, where av_stream_get_side_data is deprecated
+// (FFmpeg 8 removes it); from the stream's side data before.
+static inline const int32_t *vgn_av_display_matrix(const AVStream *stream) {
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 29, 100)
+    const AVPacketSideData *side = av_packet_side_data_get(stream->codecpar->coded_side_data,
+                                                           stream->codecpar->nb_coded_side_data,
+                                                           AV_PKT_DATA_DISPLAYMATRIX);
+    return side && side->size >= 9 * sizeof(int32_t) ? (const int32_t *)side->data : NULL;
+#else
+    size_t size = 0;
+    const uint8_t *data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size);
+    return data && size >= 9 * sizeof(int32_t) ? (const int32_t *)data : NULL;
+#endif
+}

@@ -1,17 +1,17 @@
 // FFmpeg's libraries opened when the first video arrives (vgn_ffmpeg_load), not at process start.
 // Built only with the Video trait (VGN_VIDEO), which brings FFmpeg's headers.
 #ifdef VGN_VIDEO
+#include <libavcodec/version.h>
+#include <libavformat/version.h>
+#include <libavutil/version.h>
+#include <libswscale/version.h>
+
 #include "vgn_library_loader.h"
 #include "ffmpeg_functions.h"
 #include "trampoline.h"
 
 #include <pthread.h>
 #include <stdio.h>
-
-#include <libavcodec/version.h>
-#include <libavformat/version.h>
-#include <libavutil/version.h>
-#include <libswscale/version.h>
 
 #define VGN_STRING(x) #x
 #define VGN_SONAME(name, major) "lib" name ".so." VGN_STRING(major)

@@ -1,6 +1,13 @@
 // The FFmpeg functions Vignette calls, each with the library that defines it: every entry gets a
 // trampoline of that name in ffmpeg.c and is looked up there when the libraries are opened. A
-// call to an FFmpeg function missing here is an undefined reference at link time.
+// call to an FFmpeg function missing here is an undefined reference at link time. The includer
+// has FFmpeg's version headers: a stream's side data moved to its codec parameters in FFmpeg 6.1
+// (libavcodec 60.29), where av_stream_get_side_data is deprecated (FFmpeg 8 removes it).
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 29, 100)
+#define VGN_FFMPEG_SIDE_DATA(X) X(AVCODEC, av_packet_side_data_get)
+#else
+#define VGN_FFMPEG_SIDE_DATA(X) X(AVFORMAT, av_stream_get_side_data)
+#endif
 #define VGN_FFMPEG_FUNCTIONS(X) \
     X(AVUTIL, av_dict_free) \
     X(AVUTIL, av_dict_get) \
@@ -38,11 +45,11 @@
     X(AVFORMAT, av_find_input_format) \
     X(AVFORMAT, av_read_frame) \
     X(AVFORMAT, av_seek_frame) \
-    X(AVFORMAT, av_stream_get_side_data) \
     X(AVFORMAT, avformat_alloc_context) \
     X(AVFORMAT, avformat_close_input) \
     X(AVFORMAT, avformat_find_stream_info) \
     X(AVFORMAT, avformat_open_input) \
     X(AVFORMAT, avio_alloc_context) \
     X(AVFORMAT, avio_context_free) \
+    VGN_FFMPEG_SIDE_DATA(X)
 

@@ -76,8 +76,8 @@ import Testing
     @Test func rotationFromTheDisplayMatrix() async throws {
         let plain = try await Self.make(Self.clips[0])
         let url = Self.folder.appendingPathComponent("rotated.mov")
-        _ = try await ColourReference.run(
-            "ffmpeg", ["-v", "error", "-y", "-i", plain.path, "-c", "copy", "-metadata:s:v:0", "rotate=90", url.path])
+        let script = TestFiles.repository.appendingPathComponent("Scripts/rotate-clip.sh").path
+        _ = try await ColourReference.run(script, [plain.path, url.path])
         let data = try Data(contentsOf: url)
         let info = try ImageDecoder().probe(data)
         #expect(info.width == 240 && info.height == 320)

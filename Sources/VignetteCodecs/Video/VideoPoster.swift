@@ -141,9 +141,8 @@ struct VideoPoster {
     /// The clockwise turn the stream's display matrix asks for (`av_display_rotation_get`, which
     /// gives the counter-clockwise angle), to the nearest quarter turn, as `ffmpeg` autorotates.
     private static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Int {
-        var size: Int = 0
-        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 9 * 4 else { return 0 }
-        let angle = data.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
+        guard let matrix = vgn_av_display_matrix(stream) else { return 0 }
+        let angle = av_display_rotation_get(matrix)
         guard angle.isFinite else { return 0 }
         let quarter = Int((-angle / 90).rounded())
         return ((quarter % 4) + 4) % 4 * 90
