@@ -93,6 +93,53 @@ void say(char *message, size_t size, const std::string &text) {
     std::snprintf(message, size, "%s", text.c_str());
 }
 
+// YuNet's two model generations and the OpenCV that runs each: the 2022mar file has one head whose
+// outputs are named loc, conf and iou (OpenCV 4.6's FaceDetectorYN reads those); the 2023mar one
+// has a head per stride (cls_8, obj_8, bbox_8, kps_8, …), which 4.8 and later read. Each OpenCV
+// fails on the other's file, at best with an exception and at worst with no faces, so the pairing
+// is checked from the file's output names before OpenCV sees it. An unknown file is left to OpenCV.
+enum class ModelKind { unknown, yunet2022mar, yunet2023mar };
+
+ModelKind modelKind(const char *path) {
+    std::FILE *file = std::fopen(path, "rb");
+    if (file == nullptr) return ModelKind::unknown;
+    std::string bytes;
+    char buffer[65536];
+    size_t read;
+    // YuNet's files are a few hundred kilobytes; past 64 MB this is not one of them.
+    while ((read = std::fread(buffer, 1, sizeof buffer, file)) > 0 && bytes.size() < (64u << 20)) bytes.append(buffer, read);
+    std::fclose(file);
+    auto has = [&](const char *name) {
+        // An ONNX output name is a protobuf string: its length byte, then the name.
+        std::string field(1, char(std::strlen(name)));
+        field += name;
+        return bytes.find(field) != std::string::npos;
+    };
+    if (has("cls_8") && has("obj_8") && has("bbox_8")) return ModelKind::yunet2023mar;
+    if (has("loc") && has("conf") && has("iou")) return ModelKind::yunet2022mar;
+    return ModelKind::unknown;
+}
+
+// Empty when OpenCV (the headers' version) runs the model kind at `path`; else why not.
+std::string pairingProblem(const char *path) {
+    const bool newOpenCV = CV_VERSION_MAJOR > 4 || (CV_VERSION_MAJOR == 4 && CV_VERSION_MINOR >= 8);
+    switch (modelKind(path)) {
+    case ModelKind::yunet2022mar:
+        if (newOpenCV)
+            return "it is YuNet's 2022mar model, which OpenCV " CV_VERSION " cannot run: OpenCV 4.8 and later run "
+                   "face_detection_yunet_2023mar.onnx";
+        break;
+    case ModelKind::yunet2023mar:
+        if (!newOpenCV)
+            return "it is YuNet's 2023mar model, which OpenCV " CV_VERSION " cannot run: OpenCV before 4.8 runs "
+                   "face_detection_yunet_2022mar.onnx";
+        break;
+    case ModelKind::unknown:
+        break;
+    }
+    return {};
+}
+
 }  // namespace
 
 struct vgn_face_detector {
@@ -100,10 +147,17 @@ struct vgn_face_detector {
     std::vector<uint8_t> bgr;
 };
 
+extern "C" int vgn_faces_opencv_version(void) { return CV_VERSION_MAJOR * 100 + CV_VERSION_MINOR; }
+
 extern "C" vgn_face_detector *vgn_face_detector_make(const char *model_path, char *message, size_t message_size) {
     const OpenCV &cv = openCV();
     if (!cv.problem.empty()) {
         say(message, message_size, cv.problem);
+        return nullptr;
+    }
+    const std::string pairing = pairingProblem(model_path);
+    if (!pairing.empty()) {
+        say(message, message_size, pairing);
         return nullptr;
     }
     try {

@@ -63,7 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Serve s3://BUCKET/KEY sources from this S3-compatible endpoint instead, path-style (MinIO, Ceph, R2; https://storage.googleapis.com serves gs:// too); the only address exempt from the private-source refusal (env VIGNETTE_S3_ENDPOINT).", valueName: "URL"))
     var s3Endpoint: String?
 
-    @Option(help: ArgumentHelp("Find faces with this YuNet model (face_detection_yunet_2022mar.onnx) for g:obj:face crops; without it they are attention crops (env VIGNETTE_FACE_MODEL).", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Find faces with this YuNet model (face_detection_yunet_2022mar.onnx for OpenCV 4.6, _2023mar.onnx for 4.8 and later) for g:obj:face crops; without it they are attention crops (env VIGNETTE_FACE_MODEL).", valueName: "FILE"))
     var faceModel: String?
 
     @Option(help: ArgumentHelp("Keep encoded results in a disk cache in DIR (env VIGNETTE_CACHE).", valueName: "DIR"))

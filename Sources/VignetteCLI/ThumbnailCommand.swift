@@ -83,7 +83,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @OptionGroup(title: "S3")
     var s3: S3Flags
 
-    @Option(help: ArgumentHelp("The YuNet face model (face_detection_yunet_2022mar.onnx) that --gravity face finds faces with; without it such crops follow libvips' attention (env VIGNETTE_FACE_MODEL).", valueName: "FILE"))
+    @Option(help: ArgumentHelp("The YuNet face model (face_detection_yunet_2022mar.onnx for OpenCV 4.6, _2023mar.onnx for 4.8 and later) that --gravity face finds faces with; without it such crops follow libvips' attention (env VIGNETTE_FACE_MODEL).", valueName: "FILE"))
     var faceModel: String?
 
     @Option(help: ArgumentHelp("Keep a disk cache in DIR between runs: unchanged inputs with the same options are not made again.", valueName: "DIR"))

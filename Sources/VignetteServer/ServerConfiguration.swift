@@ -62,7 +62,7 @@ public struct ServerConfiguration: Sendable {
     /// default (`vignette serve --allow-pdf` adds PDF, `--allow-video` video); the others are answered 415 with a line
     /// saying they are not allowed. The one place the server's source kinds are allowed.
     public var allowedInputs: InputKinds = []
-    /// The YuNet face model (`face_detection_yunet_2022mar.onnx`) that `g:obj:face` crops find
+    /// The YuNet face model (`FaceDetector.modelFileName`: the 2022mar file for OpenCV 4.6, the 2023mar one for 4.8 and later) that `g:obj:face` crops find
     /// faces with (`FaceDetector`, the `Faces` trait); nil for none, and then those crops are
     /// attention crops. A model that does not load stops the server at start.
     public var faceModelPath: String?

@@ -1,6 +1,7 @@
 #if Faces
 import Foundation
 import Testing
+import VignetteCodecs
 
 /// `--gravity face` from the command line: with `--face-model` (or VIGNETTE_FACE_MODEL) the JSON
 /// report says the faces each crop kept, without one `attention`; a model that does not load is one
@@ -48,6 +49,6 @@ struct FaceCLITests {
 
 /// The YuNet model beside the checkout.
 enum FaceModelFile {
-    static let path = CLI.repository.deletingLastPathComponent().appendingPathComponent("shared/models/face_detection_yunet_2022mar.onnx").path
+    static let path = CLI.repository.deletingLastPathComponent().appendingPathComponent("shared/models/\(FaceDetector.modelFileName ?? "")").path
 }
 #endif

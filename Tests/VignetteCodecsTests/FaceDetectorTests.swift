@@ -4,7 +4,7 @@ import Testing
 @testable import VignetteCodecs
 
 /// YuNet through `FaceDetector` against OpenCV's own Python binding (Debian's python3-opencv, the
-/// same OpenCV 4.6) on the same decoded pixels; the model's failures; where a crop goes.
+/// same OpenCV) on the same decoded pixels; the model's failures; where a crop goes.
 @Suite(.enabled(if: FaceFiles.modelAvailable, "../shared/models is absent beside the checkout"))
 struct FaceDetectorTests {
     static let photos = ["obama.jpg", "biden.jpg", "astronaut.jpg", "pair.jpg", "edge.jpg"]
@@ -41,6 +41,19 @@ struct FaceDetectorTests {
             #expect(error?.kind == .invalidArgument)
             #expect(error?.message.contains(path) == true)
         }
+    }
+
+    @Test("YuNet's model for the other OpenCV is refused at once, naming the model and this OpenCV")
+    func otherOpenCVsModel() throws {
+        let other = FaceFiles.model.contains("2022mar")
+            ? FaceFiles.model.replacingOccurrences(of: "2022mar", with: "2023mar")
+            : FaceFiles.model.replacingOccurrences(of: "2023mar", with: "2022mar")
+        try #require(FileManager.default.fileExists(atPath: other), "both YuNet models are in ../shared/models")
+        let error = expectImagingError { () throws(ImagingError) in _ = try FaceDetector(modelPath: other) }
+        #expect(error?.kind == .invalidArgument)
+        #expect(error?.message.contains(other) == true)
+        #expect(error?.message.contains("OpenCV \(FaceDetector.openCVVersion ?? "?")") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains(FaceDetector.modelFileName ?? "?") == true)
     }
 
     @Test("no face in a picture without people")
@@ -83,8 +96,9 @@ struct FacePlacementTests {
 
 /// The model beside the checkout and the photos of people in Tests/Photos.
 enum FaceFiles {
+    /// The model this build's OpenCV runs (2022mar for 4.6, 2023mar for 4.8 and later).
     static let model = TestFiles.repository.deletingLastPathComponent()
-        .appendingPathComponent("shared/models/face_detection_yunet_2022mar.onnx").path
+        .appendingPathComponent("shared/models/\(FaceDetector.modelFileName ?? "")").path
     static var modelAvailable: Bool { FileManager.default.fileExists(atPath: model) }
     static func photo(_ name: String) -> URL { TestFiles.repository.appendingPathComponent("Tests/Photos/\(name)") }
 

@@ -46,7 +46,7 @@ struct FaceServerTests {
 /// The YuNet model beside the checkout and the photos of people in Tests/Photos.
 enum FaceFiles {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let model = repository.deletingLastPathComponent().appendingPathComponent("shared/models/face_detection_yunet_2022mar.onnx").path
+    static let model = repository.deletingLastPathComponent().appendingPathComponent("shared/models/\(FaceDetector.modelFileName ?? "")").path
     static let photos = repository.appendingPathComponent("Tests/Photos").path
 }
 #endif

@@ -94,6 +94,6 @@ struct FaceCropTests {
 }
 
 enum FaceModel {
-    static let path = Files.repository.deletingLastPathComponent().appendingPathComponent("shared/models/face_detection_yunet_2022mar.onnx").path
+    static let path = Files.repository.deletingLastPathComponent().appendingPathComponent("shared/models/\(FaceDetector.modelFileName ?? "")").path
 }
 #endif

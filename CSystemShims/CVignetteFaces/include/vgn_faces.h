@@ -21,8 +21,13 @@ typedef struct {
 
 typedef struct vgn_face_detector vgn_face_detector;
 
+/// The OpenCV version the detector opens, from its headers: major × 100 + minor (406 for 4.6).
+int vgn_faces_opencv_version(void);
+
 /// Loads OpenCV's objdetect library (once per process) and the ONNX model at `model_path`. NULL on
-/// failure, with a message in `message` (NUL-terminated, at most `message_size` bytes).
+/// failure, with a message in `message` (NUL-terminated, at most `message_size` bytes): among
+/// others when the model is YuNet's kind that this OpenCV cannot run (2022mar before OpenCV 4.8,
+/// 2023mar from 4.8 on).
 vgn_face_detector *vgn_face_detector_make(const char *model_path, char *message, size_t message_size);
 
 /// The faces scoring at least `score_threshold` in `width`×`height` pixels of `bands` bands (1 grey,

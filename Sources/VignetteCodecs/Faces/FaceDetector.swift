@@ -8,9 +8,10 @@ internal import CVignetteFaces
 #endif
 import VignetteSupport
 
-/// Finds faces with OpenCV's YuNet detector (`cv::FaceDetectorYN`, OpenCV 4.6 as Debian ships it)
-/// and the model file given, `face_detection_yunet_2022mar.onnx`. Needs the `Faces` trait; OpenCV
-/// is opened (dlopen) when the first detector is made.
+/// Finds faces with OpenCV's YuNet detector (`cv::FaceDetectorYN`, Debian's OpenCV: 4.6 on
+/// Debian 12, 4.10 on Debian 13) and the model file given: `face_detection_yunet_2022mar.onnx` for
+/// OpenCV before 4.8, `face_detection_yunet_2023mar.onnx` from 4.8 on (`modelFileName`). Needs the
+/// `Faces` trait; OpenCV is opened (dlopen) when the first detector is made.
 ///
 /// Detection runs on the image brought to at most `inputSide` pixels on its long side: YuNet finds
 /// faces of about 10 to 300 pixels in its input, and a full-size photo gives it false boxes. One
@@ -20,6 +21,28 @@ public final class FaceDetector: @unchecked Sendable {
     public static let inputSide = 640
     /// The lowest score kept by default.
     public static let defaultScoreThreshold = 0.8
+
+    /// The version of OpenCV this build opens, from the headers it was built with ("4.6"), or nil
+    /// without the `Faces` trait.
+    public static var openCVVersion: String? {
+        #if Faces
+        let version = Int(vgn_faces_opencv_version())
+        return "\(version / 100).\(version % 100)"
+        #else
+        return nil
+        #endif
+    }
+
+    /// The YuNet model file that this build's OpenCV runs: `face_detection_yunet_2022mar.onnx`
+    /// before OpenCV 4.8, `face_detection_yunet_2023mar.onnx` from 4.8 on (each OpenCV fails on
+    /// the other's, so `init(modelPath:)` refuses the wrong one); nil without the `Faces` trait.
+    public static var modelFileName: String? {
+        #if Faces
+        return vgn_faces_opencv_version() >= 408 ? "face_detection_yunet_2023mar.onnx" : "face_detection_yunet_2022mar.onnx"
+        #else
+        return nil
+        #endif
+    }
 
     /// The model file's path.
     public let modelPath: String
@@ -33,7 +56,8 @@ public final class FaceDetector: @unchecked Sendable {
     #endif
 
     /// Loads the model at `modelPath` (`cv::FaceDetectorYN::create`). Throws `.invalidArgument`
-    /// with OpenCV's message when the file is missing or is not a model OpenCV can read,
+    /// with OpenCV's message when the file is missing or is not a model OpenCV can read, and
+    /// naming both when it is YuNet's model for another OpenCV (see `modelFileName`);
     /// `.unsupportedFormat` when OpenCV cannot be loaded or the build has no `Faces` trait.
     public init(modelPath: String, scoreThreshold: Double = FaceDetector.defaultScoreThreshold) throws(ImagingError) {
         guard scoreThreshold.isFinite, (0...1).contains(scoreThreshold) else {
