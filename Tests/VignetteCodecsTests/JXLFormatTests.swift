@@ -76,6 +76,16 @@ struct JXLFormatTests {
         #expect(elapsed < .seconds(5), "took \(elapsed)")
     }
 
+    @Test("Vignette's own reading of the size header agrees with libvips', bare and in the container")
+    func sizeHeader() throws {
+        let codestream = try TestFiles.data(TestFiles.fixture("rgb.jxl"))
+        let header = try ImageDecoder().probe(codestream)
+        #expect(JXLSizeHeader(codestream) == JXLSizeHeader(width: header.width, height: header.height))
+        #expect(JXLSizeHeader(Self.container(around: codestream)) == JXLSizeHeader(width: header.width, height: header.height))
+        #expect(JXLSizeHeader(try TestFiles.data(TestFiles.fixture("hostile-huge.jxl"))) == JXLSizeHeader(width: 100000, height: 100000))
+        for length in 0..<4 { #expect(JXLSizeHeader(codestream.prefix(length)) == nil) }
+    }
+
     @Test("JXL cut anywhere gives a typed error in every mode, never a crash", arguments: DecodeMode.allCases)
     func truncated(mode: DecodeMode) throws {
         let data = try TestFiles.data(TestFiles.fixture("rgb.jxl"))

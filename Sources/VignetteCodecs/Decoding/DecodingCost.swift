@@ -86,6 +86,18 @@ extension DecodingCost {
 }
 
 extension DecodingCost {
+    /// The least a JPEG XL of the size its codestream header claims costs (one band, plus libjxl's
+    /// own buffers), checked before libjxl reads the file; the header libvips reads after it gives
+    /// the whole cost.
+    static func ofJXLSizeHeader(_ header: JXLSizeHeader) -> DecodingCost {
+        let pixels = Int.saturating(header.width, header.height)
+        return DecodingCost(
+            what: "image is \(header.width)x\(header.height)", sourcePixels: pixels, decodedPixels: pixels,
+            memoryBytes: Int.saturating(pixels, 1 + libjxlBytesPerPixel), memoryNote: " (libjxl's own buffers beside the pixels)")
+    }
+}
+
+extension DecodingCost {
     /// The cost of libwebp's incremental decoder for a still WebP: one RGB(A) buffer of the full
     /// image (`WebPINewRGB`), from the bitstream features alone.
     static func ofIncrementalWebP(width: Int, height: Int, bands: Int) -> DecodingCost {

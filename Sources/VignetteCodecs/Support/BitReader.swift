@@ -1,19 +1,34 @@
-/// Reads big-endian bit fields from a byte array, as codec headers are written: fixed-width
+/// Reads bit fields from a byte array, as codec headers are written (most significant first, or
+/// least significant first as JPEG XL packs them): fixed-width
 /// fields (`bits`), Exp-Golomb codes (`unsignedExpGolomb`, HEVC's ue(v)) and AV1's `uvlc()`.
 /// Reading past the end gives nil, never a trap.
 struct BitReader {
+    /// How bits are packed: each byte's most significant bit first, the first bit read the most
+    /// significant of the value (HEVC, AV1), or least significant first both ways (JPEG XL).
+    enum Order { case mostSignificantFirst, leastSignificantFirst }
+
     private let bytes: [UInt8]
+    private let order: Order
     private var position = 0
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8], order: Order = .mostSignificantFirst) {
+        self.bytes = bytes
+        self.order = order
+    }
 
     /// The next `count` (0…64) bits as an unsigned number.
     mutating func bits(_ count: Int) -> UInt64? {
         guard count >= 0, count <= 64, position + count <= bytes.count * 8 else { return nil }
         var value: UInt64 = 0
-        for _ in 0..<count {
-            let bit = (bytes[position >> 3] >> (7 - UInt8(position & 7))) & 1
-            value = value << 1 | UInt64(bit)
+        for index in 0..<count {
+            switch order {
+            case .mostSignificantFirst:
+                let bit = (bytes[position >> 3] >> (7 - UInt8(position & 7))) & 1
+                value = value << 1 | UInt64(bit)
+            case .leastSignificantFirst:
+                let bit = (bytes[position >> 3] >> UInt8(position & 7)) & 1
+                value |= UInt64(bit) << UInt64(index)
+            }
             position += 1
         }
         return value
