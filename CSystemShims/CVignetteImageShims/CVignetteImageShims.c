@@ -305,22 +305,32 @@ int vgn_thumbnail_source(VipsSource *source, VipsImage **out, int width, int hei
                                  "option_string", load_options ? load_options : "", NULL);
 }
 
+// libvips 8.15 replaced the savers' boolean `strip` by `keep`, the metadata to write; `strip` is a
+// deprecated alias there. Each saver is given the option its libvips has: stripping keeps nothing
+// (a profile that must stay is added by the caller, or left alone on an image holding only it),
+// not stripping keeps all.
+#if VIPS_MAJOR_VERSION > 8 || (VIPS_MAJOR_VERSION == 8 && VIPS_MINOR_VERSION >= 15)
+#define VGN_STRIP_OPTION(strip) "keep", (strip) ? VIPS_FOREIGN_KEEP_NONE : VIPS_FOREIGN_KEEP_ALL
+#else
+#define VGN_STRIP_OPTION(strip) "strip", (strip)
+#endif
+
 int vgn_jpegsave(VipsImage *in, void **buffer, size_t *length, int quality, int interlace,
                  int strip, int optimize_coding) {
     return vips_jpegsave_buffer(in, buffer, length, "Q", quality, "interlace", interlace,
-                                "strip", strip, "optimize_coding", optimize_coding, NULL);
+                                VGN_STRIP_OPTION(strip), "optimize_coding", optimize_coding, NULL);
 }
 
 int vgn_pngsave(VipsImage *in, void **buffer, size_t *length, int compression, int interlace,
                 int strip) {
     return vips_pngsave_buffer(in, buffer, length, "compression", compression,
-                               "interlace", interlace, "strip", strip, NULL);
+                               "interlace", interlace, VGN_STRIP_OPTION(strip), NULL);
 }
 
 int vgn_jxlsave(VipsImage *in, void **buffer, size_t *length, int quality, int effort, int lossless,
                 int strip) {
     return vips_jxlsave_buffer(in, buffer, length, "Q", quality, "effort", effort, "lossless", lossless,
-                               "strip", strip, NULL);
+                               VGN_STRIP_OPTION(strip), NULL);
 }
 
 int vgn_tiffsave(VipsImage *in, void **buffer, size_t *length, int compression, int quality, int strip) {
@@ -329,7 +339,7 @@ int vgn_tiffsave(VipsImage *in, void **buffer, size_t *length, int compression, 
                                              ? VIPS_FOREIGN_TIFF_PREDICTOR_HORIZONTAL
                                              : VIPS_FOREIGN_TIFF_PREDICTOR_NONE;
     return vips_tiffsave_buffer(in, buffer, length, "compression", kind, "Q", quality, "predictor", predictor,
-                                "strip", strip, NULL);
+                                VGN_STRIP_OPTION(strip), NULL);
 }
 
 int vgn_join_frames(VipsImage **frames, int count, VipsImage **out) {
@@ -349,7 +359,7 @@ int vgn_copy_with_animation(VipsImage *in, VipsImage **out, int page_height, con
 int vgn_gifsave(VipsImage *in, void **buffer, size_t *length, int effort, int bitdepth,
                 double dither, int strip) {
     return vips_gifsave_buffer(in, buffer, length, "effort", effort, "bitdepth", bitdepth,
-                               "dither", dither, "strip", strip, NULL);
+                               "dither", dither, VGN_STRIP_OPTION(strip), NULL);
 }
 
 typedef struct {
