@@ -4,10 +4,17 @@
 # Arguments after the image name are added to `vignette serve --bind 0.0.0.0:8080`; settings may
 # also come as environment variables (--env-file deploy/vignette.env). `make image-check` builds
 # this runtime stage's root filesystem without Docker and checks the server in it.
-
+#
+# DEBIAN_RELEASE is bookworm (Debian 12, the default) or trixie (Debian 13):
+#   docker build --build-arg DEBIAN_RELEASE=trixie -t vignette .
+# The binary is built on the release it runs on (it links that release's libraries), and the run
+# stage installs deploy/runtime-packages-$DEBIAN_RELEASE.txt; `make image-check RELEASE=trixie`
+# checks that stage.
+ARG DEBIAN_RELEASE=bookworm
 # Swift 6.3, the toolchain the repository is built and measured with (the dependency versions
-# it resolves today need tools version 6.2 or newer, so swift:6.1 is not enough).
-ARG SWIFT_IMAGE=swift:6.3-bookworm
+# it resolves today need tools version 6.2 or newer, so swift:6.1 is not enough), on the same
+# Debian release as the run stage; give SWIFT_IMAGE for a Swift image of your own of that release.
+ARG SWIFT_IMAGE=swift:6.3-${DEBIAN_RELEASE}
 
 FROM ${SWIFT_IMAGE} AS build
 # The C libraries' -dev packages (the Makefile's BUILD_PACKAGES): libvips and the codecs
@@ -15,6 +22,7 @@ FROM ${SWIFT_IMAGE} AS build
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update -q \
     && apt-get install -y -q --no-install-recommends \
+        $(command -v ld.gold >/dev/null || echo binutils-gold) \
         libvips-dev libwebp-dev libheif-dev libhiredis-dev libturbojpeg0-dev liblcms2-dev libdeflate-dev pkg-config \
         libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libopencv-objdetect-dev \
     && rm -rf /var/lib/apt/lists/*
@@ -26,10 +34,11 @@ RUN swift build -c release --static-swift-stdlib --product vignette --traits CLI
     && install -D -m 0755 .build/release/vignette /out/vignette \
     && strip --strip-debug /out/vignette
 
-FROM debian:bookworm-slim
-# Exactly the packages in deploy/runtime-packages.txt (the libraries the binary links, with
-# their dependencies), as `make image-check` installs them.
-COPY deploy/runtime-packages.txt /tmp/runtime-packages.txt
+FROM debian:${DEBIAN_RELEASE}-slim
+ARG DEBIAN_RELEASE
+# Exactly the packages in deploy/runtime-packages-$DEBIAN_RELEASE.txt (the libraries the binary
+# links or opens, with their dependencies), as `make image-check` installs them.
+COPY deploy/runtime-packages-${DEBIAN_RELEASE}.txt /tmp/runtime-packages.txt
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get update -q \
     && sed -e 's/#.*//' /tmp/runtime-packages.txt | xargs apt-get install -y -q --no-install-recommends \
@@ -40,10 +49,11 @@ RUN groupadd --gid 10001 vignette \
     && useradd --uid 10001 --gid vignette --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin vignette \
     && install -d -o vignette -g vignette -m 0750 /var/cache/vignette
 COPY --from=build /out/vignette /usr/local/bin/vignette
-# The YuNet face model, when deploy/face_detection_yunet_2022mar.onnx is in the build context
-# (opencv_zoo's file; README, "Faces"): then -e VIGNETTE_FACE_MODEL=/usr/local/share/vignette/
-# face_detection_yunet_2022mar.onnx turns on g:obj:face. The glob lets the build go on without it.
-COPY deploy/healthcheck.sh deploy/face_detection_yunet_2022mar.onn[x] /usr/local/share/vignette/
+# The YuNet face model, when deploy/face_detection_yunet_2022mar.onnx (bookworm's OpenCV 4.6) or
+# _2023mar.onnx (trixie's OpenCV 4.10) is in the build context (opencv_zoo's files; README,
+# "Faces"): then -e VIGNETTE_FACE_MODEL=/usr/local/share/vignette/<that file> turns on
+# g:obj:face. The glob lets the build go on without them.
+COPY deploy/healthcheck.sh deploy/face_detection_yunet_202?mar.onn[x] /usr/local/share/vignette/
 # GET /health through bash's /dev/tcp: the image has no curl.
 COPY deploy/healthcheck.sh /usr/local/bin/vignette-healthcheck
 USER 10001:10001

@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# `make image-check`: the container's runtime stage checked without Docker (docs/deploy.md).
+# `make image-check [RELEASE=trixie]`: the container's runtime stage checked without Docker
+# (docs/deploy.md), for one Debian release: bookworm (the default) or trixie.
 #
-# mmdebstrap builds its root filesystem from Debian bookworm, taken from this machine's own apt
-# sources: the minbase variant, trimmed as debian:bookworm-slim is (no docs, man pages, locales),
-# plus exactly deploy/runtime-packages.txt. The release binary (VIGNETTE_BIN, default
-# .build/release/vignette, built with the CLI, Video and Faces traits when absent; its debug information
-# stripped) and the health probe are copied in and the unprivileged user made as the Dockerfile
-# does, and `vignette serve` runs in it under chroot as that user (in a mount namespace of its
+#   Scripts/image-check.sh [bookworm|trixie]
+#
+# mmdebstrap builds its root filesystem from that release, taken from this machine's own apt
+# sources (Scripts/debian-root.sh): the minbase variant, trimmed as debian:RELEASE-slim is (no
+# docs, man pages, locales), plus exactly deploy/runtime-packages-RELEASE.txt. The release binary
+# (VIGNETTE_BIN; by default built with the CLI, Video and Faces traits: .build/release/vignette when
+# this machine runs that release, else in a build root of the release, BUILD_ROOT, kept when given,
+# as the Dockerfile's build stage would; its debug information stripped) and the health probe are
+# copied in and the unprivileged user made as the Dockerfile does, and `vignette serve` runs in it under chroot as that user (in a mount namespace of its
 # own, with /proc and a read-only /sys).
 # From the host, curl asks for /health and for thumbnails: JPEG, WebP and AVIF of a JPEG, a JPEG
 # of a HEIC, a video poster (a clip ffmpeg makes, Fixtures/ has none) and, when the YuNet model is
-# beside the checkout (FACE_MODEL, default ../shared/models/face_detection_yunet_2022mar.onnx), a
-# g:obj:face crop of Tests/Photos/pair.jpg whose Vignette-Crop header must say both faces; each answer's
+# beside the checkout (FACE_MODEL; by default the one of ../shared/models that the release's
+# OpenCV runs: 2022mar for 4.6, 2023mar for 4.8 and later), a g:obj:face crop of
+# Tests/Photos/pair.jpg whose Vignette-Crop header must say both faces; each answer's
 # Content-Type is checked, its body decoded by libvips (vipsheader, vips avg) and its size checked.
 # Inside the root filesystem ldd must find every library of the binary, of libvips' modules and of
 # the libraries the binary opens with dlopen (libheif, OpenCV's objdetect for faces, FFmpeg's for video),
@@ -26,12 +31,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 if [ "$(id -u)" -ne 0 ]; then
-  exec sudo --preserve-env=VIGNETTE_BIN,SWIFT,FACE_MODEL "$repo/Scripts/image-check.sh" "$@"
+  exec sudo --preserve-env=VIGNETTE_BIN,SWIFT,FACE_MODEL,BUILD_ROOT,SWIFT_ROOT "$repo/Scripts/image-check.sh" "$@"
 fi
 start=$(date +%s)
+# shellcheck source=Scripts/debian-root.sh
+source Scripts/debian-root.sh
 
-suite=bookworm
-packages_file=deploy/runtime-packages.txt
+suite=${1:-bookworm}
+case "$suite" in
+  bookworm | trixie) ;;
+  *) echo "usage: Scripts/image-check.sh [bookworm|trixie]" >&2; exit 2 ;;
+esac
+packages_file=deploy/runtime-packages-$suite.txt
 unit=deploy/vignette.service
 uid=10001
 size_box=64
@@ -44,16 +55,6 @@ fail() {
 # mmdebstrap, curl, libvips' tools (the answers' decoding), ffmpeg (the clip), systemd-analyze,
 # strip.
 Scripts/install-packages.sh mmdebstrap curl libvips-tools ffmpeg systemd binutils
-
-bin=${VIGNETTE_BIN:-$repo/.build/release/vignette}
-if [ ! -x "$bin" ]; then
-  [ -z "${VIGNETTE_BIN:-}" ] || fail "VIGNETTE_BIN=$bin is not an executable file"
-  make --no-print-directory install-deps
-  echo "== building the release binary (.build/release/vignette)"
-  "${SWIFT:-swift}" build -c release --static-swift-stdlib --product vignette --traits CLI,Video,Faces
-fi
-bin=$(readlink -f "$bin")
-face_model=${FACE_MODEL:-$(dirname "$repo")/shared/models/face_detection_yunet_2022mar.onnx}
 
 work=$(mktemp -d /tmp/vignette-image-check.XXXXXX)
 rootfs=$work/rootfs
@@ -71,26 +72,44 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-# The host's apt sources for Debian bookworm (main, updates, security): what apt itself has
-# configured, so that no mirror is named here.
-debian_sources() {
-  apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' 'Identifier: Packages' 'Origin: Debian' \
-    | awk -v suite="$suite" '$2 == suite || index($2, suite "-") == 1 { print "deb " $0 }' | sort -u
-}
-mapfile -t sources < <(debian_sources)
-if [ ${#sources[@]} -eq 0 ]; then
-  apt-get update -qq
-  mapfile -t sources < <(debian_sources)
+release_build="swift build -c release --static-swift-stdlib --product vignette --traits CLI,Video,Faces"
+host_suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+bin=${VIGNETTE_BIN:-}
+if [ -n "$bin" ]; then
+  [ -x "$bin" ] || fail "VIGNETTE_BIN=$bin is not an executable file"
+elif [ "$suite" = "$host_suite" ]; then
+  bin=$repo/.build/release/vignette
+  if [ ! -x "$bin" ]; then
+    make --no-print-directory install-deps
+    echo "== building the release binary (.build/release/vignette)"
+    ${release_build/swift/${SWIFT:-swift}}
+  fi
+else
+  # The binary links the release's libraries, so it is built on that release, from the committed HEAD.
+  build_root=${BUILD_ROOT:-$work/build-root}
+  if [ ! -x "$build_root/usr/bin/apt-get" ]; then
+    echo "== build root: Debian $suite minbase + the Swift toolchain's prerequisites ($build_root)"
+    debian_root "$suite" "$build_root" "$work/build-root.log" "${debian_prerequisites[@]}" \
+      || { tail -n 20 "$work/build-root.log" >&2; fail "mmdebstrap could not build the $suite build root"; }
+  fi
+  debian_checkout "$build_root" "$repo"
+  echo "== building the release binary on Debian $suite ($(git log -1 --format=%h))"
+  debian_run "$build_root" "make --no-print-directory install-deps && $release_build" >"$work/build.log" 2>&1 \
+    || { tail -n 30 "$work/build.log" >&2; fail "the release build on $suite failed"; }
+  bin=$build_root/src/vignette/.build/release/vignette
 fi
-[ ${#sources[@]} -gt 0 ] || fail "this machine's apt sources have no Debian $suite repository"
+bin=$(readlink -f "$bin")
+
+
+mapfile -t sources < <(debian_sources "$suite")
+[ ${#sources[@]} -gt 0 ] || fail "this machine's apt sources have no Debian repository"
 
 packages=$(sed -e 's/#.*//' "$packages_file" | xargs)
 [ -n "$packages" ] || fail "$packages_file names no package"
 
 echo "== root filesystem: Debian $suite minbase + $packages_file ($(wc -w <<<"$packages") packages)"
 printf '   %s\n' "${sources[@]}"
-# As debian:bookworm-slim is made: merged /usr set up as debootstrap does (the usr-is-merged
+# As debian:$suite-slim is made: merged /usr set up as debootstrap does (the usr-is-merged
 # package, not usrmerge and the perl it needs), and its dpkg exclusions (docs but their copyright
 # files, man and info pages, locales), so that the size and package count are the image's.
 if ! mmdebstrap --mode=root --variant=minbase --format=directory \
@@ -124,9 +143,17 @@ mapfile -t modules < <(cd "$rootfs" && find usr/lib -path '*/vips-modules-*' -na
 opened=()
 for pattern in 'libheif.so.*' 'libopencv_objdetect.so.*' 'libavformat.so.*' 'libavcodec.so.*' 'libavutil.so.*' 'libswscale.so.*'; do
   library=$(cd "$rootfs" && find usr/lib -name "$pattern" -type f | head -n 1 | sed 's|^|/|')
-  [ -n "$library" ] || fail "no $pattern in the root filesystem (deploy/runtime-packages.txt)"
+  [ -n "$library" ] || fail "no $pattern in the root filesystem ($packages_file)"
   opened+=("$library")
 done
+# libheif's codec plugins, where the release has them as plugins (Debian 13): the HEVC and AV1
+# decoders and the x265 and aom encoders.
+mapfile -t plugins < <(cd "$rootfs" && find usr/lib -path '*/libheif/plugins/*.so' | sed 's|^|/|')
+for plugin in libde265 dav1d x265 aomenc; do
+  [ "$suite" = bookworm ] || printf '%s\n' "${plugins[@]}" | grep -q "libheif-$plugin.so" \
+    || fail "no libheif plugin $plugin in the root filesystem ($packages_file)"
+done
+opened+=(${plugins[@]+"${plugins[@]}"})
 for file in /usr/local/bin/vignette "${modules[@]}" "${opened[@]}"; do
   if ! libraries=$(chroot "$rootfs" ldd "$file" 2>&1); then
     fail "ldd $file: $libraries"
@@ -142,10 +169,16 @@ done
 images=$rootfs/srv/images
 mkdir -p "$images"
 cp Fixtures/baseline.jpg Fixtures/thumbnail.heic Tests/Photos/pair.jpg "$images/"
+# The YuNet model the release's OpenCV runs: 2022mar before OpenCV 4.8 (soname .so.406), 2023mar
+# from 4.8 on (.so.410 on Debian 13).
+opencv_minor=$(printf '%s\n' "${opened[@]}" | sed -n 's|.*/libopencv_objdetect\.so\.4\([0-9][0-9]\).*|\1|p' | head -n 1)
+model_name=face_detection_yunet_2022mar.onnx
+[ "${opencv_minor#0}" -lt 8 ] 2>/dev/null || model_name=face_detection_yunet_2023mar.onnx
+face_model=${FACE_MODEL:-$(dirname "$repo")/shared/models/$model_name}
 faces=()
 if [ -f "$face_model" ]; then
-  install -D -m 0644 "$face_model" "$rootfs/usr/local/share/vignette/face_detection_yunet_2022mar.onnx"
-  faces=(--face-model /usr/local/share/vignette/face_detection_yunet_2022mar.onnx)
+  install -D -m 0644 "$face_model" "$rootfs/usr/local/share/vignette/$model_name"
+  faces=(--face-model "/usr/local/share/vignette/$model_name")
 fi
 ffmpeg -loglevel error -f lavfi -i testsrc=size=320x240:rate=25:duration=2 -c:v libx264 -pix_fmt yuv420p \
   -movflags +faststart "$images/clip.mp4"
