@@ -25,7 +25,7 @@ TEST_PACKAGES := redis-server libvips-tools liblcms2-utils python3 python3-venv 
 # the shared-cache benchmark starts on 127.0.0.1.
 TOOL_PACKAGES := libvips-tools colord-data imagemagick libheif-examples webp libimage-exiftool-perl hyperfine python3-venv curl libjpeg-dev zlib1g-dev python3-dev redis-server
 
-.PHONY: demo test docs docs-check bench bench-server fixtures install-deps install-tools build release clean fuzz fuzz-smoke sanitize image-check
+.PHONY: demo test docs docs-check bench bench-server fixtures install-deps install-tools build release clean fuzz fuzz-smoke sanitize image-check check-arm64
 
 install-deps:
 	@Scripts/install-packages.sh $(BUILD_PACKAGES)
@@ -110,3 +110,9 @@ clean:
 # binary run in it under chroot as an unprivileged user; the systemd unit verified (docs/deploy.md).
 image-check:
 	Scripts/image-check.sh
+
+# Vignette's own C (the JPEG decoders, the resize kernels and colour tables, the lazy loaders'
+# trampolines) compiled for arm64 against a Debian root filesystem made by mmdebstrap and checked
+# under qemu-user, then the same checks natively (Scripts/check-arm64.sh); Swift is not built.
+check-arm64:
+	Scripts/check-arm64.sh
