@@ -323,7 +323,7 @@ int main(int argc, char **argv) {
     // Generated: every sampling, baseline and progressive, with and without restart intervals,
     // photo-like and extreme coefficients, 8-bit, 16-bit and patched (past 32767) quantisers.
     uint64_t rng = 20261128;
-    for (int round = 0; round < 120; round++) {
+    for (int round = 0; round < 240; round++) {
         int sampling = round % 5, progressive = round / 5 % 2, extreme = round / 10 % 2, quant = round / 20 % 3;
         int restart = round / 60 % 2 ? vgn_check_between(&rng, 1, 5) : 0;
         int width = vgn_check_between(&rng, 1, 97), height = vgn_check_between(&rng, 1, 97);
