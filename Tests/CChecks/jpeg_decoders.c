@@ -6,7 +6,10 @@
 // allowed, a difference is not. The files: every .jpg of the folders given, then JPEGs made here
 // with libjpeg's coefficient API (random sizes, samplings, restart intervals, progressive or not,
 // coefficients and quantisers up to the extremes a file can hold, then quantisers past 32767 written
-// over the tables), which reach the reduced IDCTs' overflow paths that photos do not.
+// over the tables), which reach the reduced IDCTs' overflow paths that photos do not; and damaged
+// copies of the files up to 256 KB (VGN_CHECK_DAMAGED a file, default 20; pictures whose header
+// then declares more than 4 megapixels are not compared). Where AVX2
+// runs, its pair IDCT is also held to the scalar twin on random blocks.
 //
 //   jpeg_decoders FOLDER...   (a folder that cannot be read is reported and skipped)
 #include "check.h"
@@ -42,9 +45,9 @@ static int planes_make(planes *p, int width, int height, int subsampling) {
         p->heights[i] = tjPlaneHeight(i, height, subsampling);
         p->strides[i] = p->widths[i];
         if (p->widths[i] < 1 || p->heights[i] < 1) return -1;
-        p->planes[i] = malloc((size_t)p->widths[i] * (size_t)p->heights[i]);
+        // Zeroed pages, so that a header declaring a huge picture costs memory only where written.
+        p->planes[i] = calloc((size_t)p->widths[i], (size_t)p->heights[i]);
         if (p->planes[i] == NULL) return -1;
-        memset(p->planes[i], 0xA5, (size_t)p->widths[i] * (size_t)p->heights[i]);
     }
     return 0;
 }
@@ -115,6 +118,10 @@ static int turbo_takes(int width, int height, int denominator) {
     return 0;
 }
 
+/// Pictures above this many pixels are not compared (JPEGDC.compare's maxPixels): set for the
+/// damaged copies, whose headers may declare any size.
+static long long max_pixels = -1;
+
 /// One file at one scale; `detail` says what differed.
 static int compare(const uint8_t *jpeg, size_t size, int denominator, int *decodable, char *detail, size_t capacity) {
     *decodable = 0;
@@ -125,6 +132,7 @@ static int compare(const uint8_t *jpeg, size_t size, int denominator, int *decod
     int planar = subsampling >= 0 && subsampling < TJ_NUMSAMP
               && ((colourspace == TJCS_YCbCr && subsampling != TJSAMP_GRAY) || (colourspace == TJCS_GRAY && subsampling == TJSAMP_GRAY));
     if (status != 0 || width < 1 || height < 1 || !planar) return NOT_COMPARED;
+    if (max_pixels >= 0 && (long long)width * height > max_pixels) return NOT_COMPARED;
     // tjDecompressToYUVPlanes reads past its buffer for a 4:1:1 image at most 8 pixels wide at 1/8
     // (JPEGDC.compare's avoidingReferenceOverread).
     if (subsampling == TJSAMP_411 && width <= 8) return NOT_COMPARED;
@@ -296,9 +304,45 @@ static uint8_t *make_jpeg(uint64_t *rng, int width, int height, int sampling, in
     return out;
 }
 
+/// The AVX2 IDCT (two blocks a call) against the scalar twin, through vgn_jpeg_scaled_idct_agrees,
+/// on random blocks of the kinds JPEGScaledTests.avx2IDCTEqualsScalarTwin makes: full-range
+/// coefficients and quantisers, small ones, rows 0 and 4 only (the 4x4 code's shortcut), DC only,
+/// up to 10 bits. Returns the pairs that differed; -1 when this CPU has no AVX2.
+static int idct_pairs(int *compared) {
+    uint64_t rng = 34;
+    int differing = 0;
+    *compared = 0;
+    for (int scale = 2; scale <= 4; scale += 2)
+        for (int round = 0; round < 20000; round++) {
+            int16_t blocks[2][64];
+            uint16_t quantisers[2][64];
+            for (int b = 0; b < 2; b++) {
+                int kind = (round + b) % 5;
+                for (int i = 0; i < 64; i++) {
+                    int row = i / 8, present = kind == 0 || vgn_check_random(&rng) % 4 == 0;
+                    int16_t any = (int16_t)(uint16_t)vgn_check_random(&rng);
+                    blocks[b][i] = kind == 0 ? any
+                                 : kind == 1 ? (int16_t)(present ? vgn_check_between(&rng, -32, 31) : 0)
+                                 : kind == 2 ? (int16_t)(present && (row == 0 || row == 4) ? any : 0)
+                                 : kind == 3 ? (int16_t)(i == 0 ? any : 0)
+                                             : (int16_t)(present ? vgn_check_between(&rng, -1024, 1023) : 0);
+                    quantisers[b][i] = kind == 0 || kind == 2 ? (uint16_t)vgn_check_random(&rng) : (uint16_t)vgn_check_between(&rng, 1, 255);
+                }
+            }
+            int agrees = vgn_jpeg_scaled_idct_agrees(blocks[0], blocks[1], quantisers[0], quantisers[1], scale);
+            if (agrees < 0) return -1;
+            (*compared)++;
+            if (!agrees && differing++ < 5) printf("  DIFFERS: AVX2 IDCT pair %d at 1/%d\n", round, 8 / scale);
+        }
+    return differing;
+}
+
 int main(int argc, char **argv) {
-    tally files = {0}, generated = {0};
-    int file_count = 0, generated_count = 0, refused = 0;
+    tally files = {0}, generated = {0}, damaged = {0};
+    int file_count = 0, generated_count = 0, damaged_count = 0, refused = 0;
+    const char *mutants_env = getenv("VGN_CHECK_DAMAGED");
+    int mutants = mutants_env != NULL ? atoi(mutants_env) : 20;
+    uint64_t mutation_rng = 56;
     const char *verbose_env = getenv("VGN_CHECK_VERBOSE");
     int verbose = verbose_env != NULL && verbose_env[0] == '1';
     for (int a = 1; a < argc; a++) {
@@ -314,6 +358,22 @@ int main(int argc, char **argv) {
             if (data != NULL) {
                 check_file(vgn_check_base(paths[i]), data, size, &files, verbose);
                 file_count++;
+                // Damaged copies of the smaller files: a few bytes changed past the SOI marker.
+                for (int m = 0; m < mutants && size > 16 && size <= 256 * 1024; m++) {
+                    uint8_t *copy = malloc(size);
+                    if (copy == NULL) break;
+                    memcpy(copy, data, size);
+                    int changes = vgn_check_between(&mutation_rng, 1, 4);
+                    for (int c = 0; c < changes; c++)
+                        copy[vgn_check_between(&mutation_rng, 2, (int)size - 1)] = (uint8_t)vgn_check_random(&mutation_rng);
+                    char name[600];
+                    snprintf(name, sizeof name, "%s, damaged copy %d", vgn_check_base(paths[i]), m);
+                    max_pixels = 4 * 1024 * 1024;
+                    check_file(name, copy, size, &damaged, verbose);
+                    max_pixels = -1;
+                    damaged_count++;
+                    free(copy);
+                }
             }
             free(data);
             free(paths[i]);
@@ -363,10 +423,13 @@ int main(int argc, char **argv) {
     printf("jpeg_decoders (%s; reduced IDCTs %s): own decoders against libjpeg-turbo's tjDecompressToYUVPlanes at the same scale\n", cpu,
            vgn_jpeg_scaled_vectorised() ? "AVX2, Huffman loop for BMI2" : "scalar");
     int differing = 0;
-    for (int part = 0; part < 2; part++) {
-        const tally *t = part == 0 ? &files : &generated;
-        printf("  %s: %d files\n", part == 0 ? "JPEGs of the folders" : "generated JPEGs (libjpeg's coefficient API)",
-               part == 0 ? file_count : generated_count);
+    for (int part = 0; part < 3; part++) {
+        const tally *t = part == 0 ? &files : part == 1 ? &damaged : &generated;
+        printf("  %s: %d files\n",
+               part == 0   ? "JPEGs of the folders"
+               : part == 1 ? "damaged copies of those up to 256 KB (1-4 bytes changed)"
+                           : "generated JPEGs (libjpeg's coefficient API)",
+               part == 0 ? file_count : part == 1 ? damaged_count : generated_count);
         for (int s = 0; s < SCALES; s++) {
             const int *c = t->counts[s];
             printf("    1/%d: %d equal, %d declined (%d of them decodable by libjpeg-turbo), %d differing; not compared: %d (not planar, or"
@@ -376,6 +439,10 @@ int main(int argc, char **argv) {
             differing += c[DIFFERS];
         }
     }
+    int pairs, pair_differing = idct_pairs(&pairs);
+    if (pair_differing < 0) printf("  no AVX2 on this CPU: the scalar twin is the only reduced IDCT\n");
+    else printf("  AVX2 reduced IDCT against the scalar twin: %d random block pairs at 1/4 and 1/2, %d differing\n", pairs, pair_differing);
+    if (pair_differing > 0) differing += pair_differing;
     if (refused) printf("  libjpeg refused %d generated files\n", refused);
     if (file_count + generated_count == 0) return VGN_CHECK_SKIPPED;
     return differing == 0 && refused == 0 ? 0 : 1;
