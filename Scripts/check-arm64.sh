@@ -15,7 +15,8 @@
 #
 # The checks (each prints what it compared and its counts; Tests/CChecks says what they hold):
 #   jpeg_decoders   the own JPEG decoders against libjpeg-turbo at 1/8, 1/4 and 1/2 on every JPEG
-#                   of Fixtures/ and, when it is there, ../shared/corpus, and on generated files;
+#                   of Fixtures/ and, when it is there, ../shared/corpus, on damaged copies of
+#                   them and on generated files with extreme coefficients and quantisers;
 #   resize_kernels  the Lanczos-3 reducer's chosen path against its scalar twin;
 #   colour_tables   the matrix-shaper and CMYK tables against littleCMS' 8-bit transforms;
 #   trampolines     libheif and FFmpeg opened lazily and called through the stubs: a HEIF

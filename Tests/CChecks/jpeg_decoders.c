@@ -8,8 +8,8 @@
 // coefficients and quantisers up to the extremes a file can hold, then quantisers past 32767 written
 // over the tables), which reach the reduced IDCTs' overflow paths that photos do not; and damaged
 // copies of the files up to 256 KB (VGN_CHECK_DAMAGED a file, default 20; pictures whose header
-// then declares more than 4 megapixels are not compared). Where AVX2
-// runs, its pair IDCT is also held to the scalar twin on random blocks.
+// then declares more than 4 megapixels are not compared). Where AVX2 runs, its pair IDCT is also
+// held to the scalar twin on random blocks.
 //
 //   jpeg_decoders FOLDER...   (a folder that cannot be read is reported and skipped)
 #include "check.h"
