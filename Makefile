@@ -31,7 +31,7 @@ TEST_PACKAGES := redis-server libvips-tools liblcms2-utils python3 python3-venv 
 # the shared-cache benchmark starts on 127.0.0.1.
 TOOL_PACKAGES := libvips-tools colord-data imagemagick libheif-examples webp libimage-exiftool-perl hyperfine python3-venv curl libjpeg-dev zlib1g-dev python3-dev redis-server
 
-.PHONY: demo test docs docs-check bench bench-server fixtures install-deps install-tools build release clean fuzz fuzz-smoke sanitize image-check check-debian12 check-debian13
+.PHONY: demo test docs docs-check bench bench-server fixtures install-deps install-tools build release clean fuzz fuzz-smoke sanitize image-check check-debian12 check-debian13 check-arm64
 
 # The Swift toolchain links with gold: part of binutils on Debian 12, the package binutils-gold of
 # its own on Debian 13.
@@ -129,3 +129,9 @@ check-debian12:
 
 check-debian13:
 	Scripts/check-debian.sh trixie
+
+# Vignette's own C (the JPEG decoders, the resize kernels and colour tables, the lazy loaders'
+# trampolines) compiled for arm64 against a Debian root filesystem made by mmdebstrap and checked
+# under qemu-user, then the same checks natively (Scripts/check-arm64.sh); Swift is not built.
+check-arm64:
+	Scripts/check-arm64.sh

@@ -6,6 +6,8 @@
 // saturate to 16 bits (packssdw), and the samples saturate to -128..127 before the level shift
 // instead of going through the range-limit table. For the coefficients an encoder writes the two
 // agree; for hostile ones only this twin gives libjpeg-turbo's planes here.
+// On arm64 libjpeg-turbo runs its Neon versions (simd/arm/jidctred-neon.c) instead, whose
+// narrowing differs from the SSE2 code's: there these functions are the Neon code's twins.
 #ifndef VGN_JPEG_IDCT_REDUCED_H
 #define VGN_JPEG_IDCT_REDUCED_H
 

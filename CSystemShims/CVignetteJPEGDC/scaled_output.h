@@ -35,12 +35,12 @@ typedef struct {
     uint16_t quant[64];          // natural order
 } output;
 
-/// Whether a reduced-scale decoder can take a call at all: on x86-64 only (its IDCT is the twin of
-/// libjpeg-turbo's x86-64 SSE2 code; other CPUs run other code), with every array given and
-/// `scale` 2 or 4.
+/// Whether a reduced-scale decoder can take a call at all: on x86-64 and arm64 only (its IDCT is
+/// the twin of libjpeg-turbo's SSE2 or Neon code there; other CPUs run other code), with every
+/// array given and `scale` 2 or 4.
 static inline int scaled_call_usable(const uint8_t *jpeg, int scale, uint8_t *const planes[3], const int strides[3],
                                      const int widths[3], const int heights[3]) {
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
     return jpeg != NULL && planes != NULL && strides != NULL && widths != NULL && heights != NULL && (scale == 2 || scale == 4);
 #else
     (void)jpeg, (void)scale, (void)planes, (void)strides, (void)widths, (void)heights;

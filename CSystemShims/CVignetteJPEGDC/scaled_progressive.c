@@ -398,6 +398,7 @@ static int decode_scan(decoder *d, const vgn_dc_state *st, const vgn_dc_scan *sc
 /// The IDCT of every block of component `c` that starts inside its plane, two at a time where
 /// AVX2 runs; a block with no AC coefficient the IDCT reads gets its one value.
 static void write_component(const decoder *d, int c, const output *o, int scale, int avx2) {
+    (void)avx2;   // read on x86-64 only
     const store *s = &d->stores[c];
     _Alignas(32) int16_t blocks[2][80];
     memset(blocks, 0, sizeof blocks);

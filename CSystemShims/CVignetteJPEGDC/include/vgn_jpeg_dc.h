@@ -66,7 +66,8 @@ int vgn_jpeg_dc_decode(
 /// (`scale` 4) into `planes`, laid out as for vgn_jpeg_dc_decode (tjPlaneWidth/tjPlaneHeight at
 /// that scale): every AC coefficient decoded, only those libjpeg-turbo's reduced IDCT reads kept,
 /// and that IDCT run as libjpeg-turbo 2.1 runs it on x86-64 (jsimd_idct_2x2 / jsimd_idct_4x4,
-/// SSE2; on other CPUs it declines every file); samples past the last block repeat the edge. Declines (VGN_JPEG_DC_DECLINED) what
+/// SSE2) and on arm64 (their Neon versions); on other CPUs it declines every file. Samples past
+/// the last block repeat the edge. Declines (VGN_JPEG_DC_DECLINED) what
 /// vgn_jpeg_dc_decode declines, and sampling factors for which libjpeg-turbo would decode a
 /// component through a larger IDCT than the luma's (all but 4:2:0 as TurboJPEG names it).
 int vgn_jpeg_scaled_decode(

@@ -8,11 +8,12 @@ internal import CVignetteJPEGDC
 /// Huffman JPEGs at 1/4 and 1/2 from Vignette's own decoders (`vgn_jpeg_scaled_decode` for
 /// sequential files, `vgn_jpeg_scaled_progressive_decode` for progressive ones):
 /// libjpeg-turbo's 1/4 and 1/2 decodes run its reduced IDCTs (`jpeg_idct_2x2`, `jpeg_idct_4x4`,
-/// which on x86-64 are its SSE2 versions), which read 25 and 56 of a block's 64 coefficients; this
-/// decoder decodes every AC symbol, keeps only those, and runs the same IDCT arithmetic, so its
-/// planes equal `TurboJPEG.decodePlanes` at that scale. It declines what the DC-only decoder
-/// declines (anything libjpeg-turbo would warn about or refuse), and sampling factors for which
-/// libjpeg-turbo would decode a chroma component through a larger IDCT than the luma's.
+/// which on x86-64 are its SSE2 versions and on arm64 its Neon ones), which read 25 and 56 of a
+/// block's 64 coefficients; this decoder decodes every AC symbol, keeps only those, and runs the
+/// same IDCT arithmetic, so its planes equal `TurboJPEG.decodePlanes` at that scale. It declines
+/// what the DC-only decoder declines (anything libjpeg-turbo would warn about or refuse), and
+/// sampling factors for which libjpeg-turbo would decode a chroma component through a larger IDCT
+/// than the luma's.
 extension JPEGDC {
     /// The reduced-scale decoder's planes at 1/`denominator` (4 or 2), or nil when it declined:
     /// `vgn_jpeg_scaled_decode` for a sequential file, `vgn_jpeg_scaled_progressive_decode` (every
