@@ -1,5 +1,6 @@
-# Debian root filesystems for the release checks (Scripts/check-debian.sh) and the runtime image's
-# check (Scripts/image-check.sh): sourced, not run. Needs root.
+# Debian root filesystems for the release checks (Scripts/check-debian.sh), the runtime image's
+# check (Scripts/image-check.sh) and the arm64 sysroot (Scripts/check-arm64.sh): sourced, not
+# run. Needs root.
 #
 #   debian_sources SUITE          the `deb` lines of SUITE (main, -updates, -security) on the
 #                                 Debian repositories this machine's apt is configured with, so

@@ -80,10 +80,11 @@ struct JXLFormatTests {
     func sizeHeader() throws {
         let codestream = try TestFiles.data(TestFiles.fixture("rgb.jxl"))
         let header = try ImageDecoder().probe(codestream)
-        #expect(JXLSizeHeader(codestream) == JXLSizeHeader(width: header.width, height: header.height))
-        #expect(JXLSizeHeader(Self.container(around: codestream)) == JXLSizeHeader(width: header.width, height: header.height))
-        #expect(JXLSizeHeader(try TestFiles.data(TestFiles.fixture("hostile-huge.jxl"))) == JXLSizeHeader(width: 100000, height: 100000))
-        for length in 0..<4 { #expect(JXLSizeHeader(codestream.prefix(length)) == nil) }
+        func size(_ data: Data) -> [Int]? { JXLSizeHeader(data).map { [$0.width, $0.height] } }
+        #expect(size(codestream) == [header.width, header.height])
+        #expect(size(Self.container(around: codestream)) == [header.width, header.height])
+        #expect(size(try TestFiles.data(TestFiles.fixture("hostile-huge.jxl"))) == [100000, 100000])
+        for length in 0..<4 { #expect(size(codestream.prefix(length)) == nil) }
     }
 
     @Test("JXL cut anywhere gives a typed error in every mode, never a crash", arguments: DecodeMode.allCases)
