@@ -70,8 +70,16 @@ debian_git_mirror() {
 debian_checkout() {
   local dir=$1 repo=$2 head key value
   head=$(git -C "$repo" rev-parse HEAD)
+  # This machine's network settings: its resolver, pip's settings, and the certificate
+  # authorities it adds to Debian's (a proxy's, where its network has one), which apt, pip and git
+  # inside must trust as the machine does.
   cp -L /etc/resolv.conf "$dir/etc/resolv.conf"
   [ -f /etc/pip.conf ] && cp /etc/pip.conf "$dir/etc/pip.conf"
+  if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
+    mkdir -p "$dir/usr/local/share/ca-certificates"
+    cp /usr/local/share/ca-certificates/*.crt "$dir/usr/local/share/ca-certificates/"
+    chroot "$dir" update-ca-certificates >/dev/null 2>&1 || true
+  fi
   chroot "$dir" git config --system --unset-all core.excludesFile >/dev/null 2>&1 || true
   git config --system --get-regexp '^url\..*\.insteadof$' 2>/dev/null | while read -r key value; do
     chroot "$dir" git config --system --get-all "$key" 2>/dev/null | grep -qxF "$value" \
