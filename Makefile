@@ -9,13 +9,13 @@ DEMO_SIZE ?= 256
 # Build and test needs: the -dev packages the C targets link against.
 # FFmpeg's (libavformat, libavcodec, libavutil, libswscale) only for the Video trait, which the
 # repository's own builds enable.
-BUILD_PACKAGES := libvips-dev libwebp-dev libheif-dev libhiredis-dev libturbojpeg0-dev liblcms2-dev libdeflate-dev pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libopencv-objdetect-dev g++ $(HEIF_PLUGINS)
-# g++: the Faces shim is C++, and the toolchain's clang reads GCC's libstdc++ headers (Debian 12's
-# OpenCV packages happen to bring them; Debian 13's do not).
 # libheif's decoders (HEVC, AV1) and encoders (x265, aom): plugins of their own on Debian 13, only
 # recommended by libheif1; built into libheif on Debian 12, which has no such packages (`?`:
 # installed where the release has them, Scripts/install-packages.sh).
 HEIF_PLUGINS := libheif-plugin-libde265? libheif-plugin-dav1d? libheif-plugin-x265? libheif-plugin-aomenc?
+BUILD_PACKAGES := libvips-dev libwebp-dev libheif-dev libhiredis-dev libturbojpeg0-dev liblcms2-dev libdeflate-dev pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libopencv-objdetect-dev g++ $(HEIF_PLUGINS)
+# g++: the Faces shim is C++, and the toolchain's clang reads GCC's libstdc++ headers (Debian 12's
+# OpenCV packages happen to bring them; Debian 13's do not).
 # The shared-cache tests start a redis-server of their own on 127.0.0.1; the operation tests
 # compare with references made by libvips' own `vips` command (libvips-tools); the colour tests
 # with conversions made by littleCMS' `transicc` (liblcms2-utils). The format tests read Vignette's
