@@ -306,13 +306,14 @@ int vgn_thumbnail_source(VipsSource *source, VipsImage **out, int width, int hei
 }
 
 // libvips 8.15 replaced the savers' boolean `strip` by `keep`, the metadata to write; `strip` is a
-// deprecated alias there. Each saver is given the option its libvips has: stripping keeps nothing
-// (a profile that must stay is added by the caller, or left alone on an image holding only it),
-// not stripping keeps all.
+// deprecated alias there. Each saver is given the option its libvips has (VGN_KEEP_*, in the
+// header). `keep` must name the profile alone where only it stays: keeping all would let 8.15's
+// savers write an EXIF block made up from the image's resolution.
 #if VIPS_MAJOR_VERSION > 8 || (VIPS_MAJOR_VERSION == 8 && VIPS_MINOR_VERSION >= 15)
-#define VGN_STRIP_OPTION(strip) "keep", (strip) ? VIPS_FOREIGN_KEEP_NONE : VIPS_FOREIGN_KEEP_ALL
+#define VGN_STRIP_OPTION(strip) \
+    "keep", (strip) == VGN_KEEP_ALL ? VIPS_FOREIGN_KEEP_ALL : (strip) == VGN_KEEP_PROFILE ? VIPS_FOREIGN_KEEP_ICC : VIPS_FOREIGN_KEEP_NONE
 #else
-#define VGN_STRIP_OPTION(strip) "strip", (strip)
+#define VGN_STRIP_OPTION(strip) "strip", (strip) == VGN_KEEP_NONE
 #endif
 
 int vgn_jpegsave(VipsImage *in, void **buffer, size_t *length, int quality, int interlace,

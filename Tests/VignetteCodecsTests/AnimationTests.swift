@@ -42,22 +42,41 @@ struct AnimationTests {
 
         let written = try ImageDecoder(limits: .unlimited).decodeAnimation(encoded)
         #expect(try ImageDecoder().probe(encoded).format == output.rawValue.asFormat)
-        #expect(written.frameCount == source.frameCount, "frames of \(item.url.lastPathComponent) as \(output)")
         #expect(written.loopCount == source.loopCount, "loop count of \(item.url.lastPathComponent) as \(output)")
         let tolerance = output == .gif ? 10 : 0
-        #expect(written.delays.count == source.delays.count)
-        for (got, want) in zip(written.delays, source.delays) {
-            #expect(abs(got - want) <= tolerance, "delays \(written.delays) vs \(source.delays)")
+        if output == .gif, Self.gifSaverMergesFrames, written.frameCount < source.frameCount {
+            // libvips 8.16's GIF saver (cgif) merges consecutive frames that are equal once
+            // quantised, adding up their delays: the same animation in fewer frames, which 8.16
+            // offers no option against. The length stays; each frame is checked below at its time.
+            #expect(abs(written.delays.reduce(0, +) - source.delays.reduce(0, +)) <= tolerance * source.frameCount)
+        } else {
+            #expect(written.frameCount == source.frameCount, "frames of \(item.url.lastPathComponent) as \(output)")
+            #expect(written.delays.count == source.delays.count)
+            for (got, want) in zip(written.delays, source.delays) {
+                #expect(abs(got - want) <= tolerance, "delays \(written.delays) vs \(source.delays)")
+            }
         }
         for (index, frame) in written.frames.enumerated() {
             #expect(frame.width == expectedSize.width && frame.height == expectedSize.height, "frame \(index)")
         }
-        for index in 0..<min(written.frameCount, source.frameCount) {
+        // Source frame k against the written frame on show when k starts.
+        let writtenStarts = written.delays.reduce(into: [0]) { $0.append($0.last! + $1) }.dropLast()
+        var start = 0
+        for index in 0..<source.frameCount {
+            let shown = writtenStarts.lastIndex { $0 <= start + tolerance / 2 } ?? 0
+            start += index < source.delays.count ? source.delays[index] : 0
+            guard shown < written.frameCount else { continue }
             let reference = try source.frames[index].resized(toWidth: expectedSize.width, height: expectedSize.height)
-            let distance = try written.frames[index].perceptualHash().distance(to: reference.perceptualHash())
-            #expect(distance <= 5, "frame \(index) of \(item.url.lastPathComponent) as \(output): dHash distance \(distance)")
+            let distance = try written.frames[shown].perceptualHash().distance(to: reference.perceptualHash())
+            #expect(distance <= 5, "frame \(index) of \(item.url.lastPathComponent) as \(output) (written frame \(shown)): dHash distance \(distance)")
         }
     }
+
+    /// Whether libvips' GIF saver merges equal consecutive frames: cgif in libvips 8.16 does.
+    static let gifSaverMergesFrames: Bool = {
+        let parts = (ImagingRuntime.libraryVersions["libvips"] ?? "").split(separator: ".").compactMap { Int($0) }
+        return parts.count >= 2 && parts[0] == 8 && parts[1] == 16
+    }()
 
     @Test("fixtures: frames, delays, loop count, sizes and content kept", arguments: fixtures, Output.allCases)
     func fixture(item: Case, output: Output) throws {

@@ -84,6 +84,7 @@ struct JXLFormatTests {
         #expect(size(codestream) == [header.width, header.height])
         #expect(size(Self.container(around: codestream)) == [header.width, header.height])
         #expect(size(try TestFiles.data(TestFiles.fixture("hostile-huge.jxl"))) == [100000, 100000])
+        #expect(JXLSizeHeader(try TestFiles.data(TestFiles.fixture("hostile-huge.jxl")))?.defaultMetadata == true)
         for length in 0..<4 { #expect(size(codestream.prefix(length)) == nil) }
     }
 

@@ -123,16 +123,21 @@ int vgn_thumbnail_source(VipsSource *source, VipsImage **out, int width, int hei
                          int crop, int no_rotate, const char *load_options);
 
 // --- saving (variadic libvips savers) ---
+// Each saver's `strip` says which metadata it writes: VGN_KEEP_ALL (0), VGN_KEEP_NONE (1) or
+// VGN_KEEP_PROFILE (2, the ICC profile alone). From libvips 8.15 on that is the savers' `keep`
+// option; before, `strip` (VGN_KEEP_PROFILE then expects an image holding nothing but the
+// profile, vgn_copy_keeping_only_profile).
+enum { VGN_KEEP_ALL = 0, VGN_KEEP_NONE = 1, VGN_KEEP_PROFILE = 2 };
 int vgn_jpegsave(VipsImage *in, void **buffer, size_t *length, int quality, int interlace,
                  int strip, int optimize_coding);
 int vgn_pngsave(VipsImage *in, void **buffer, size_t *length, int compression, int interlace,
                 int strip);
 /// vips_jxlsave_buffer (libjxl): `quality` 1-100 (libvips maps it to a butteraugli distance),
-/// `effort` 3-9, `lossless`; `strip` drops metadata (the ICC profile included).
+/// `effort` 3-9, `lossless`; `strip` as above.
 int vgn_jxlsave(VipsImage *in, void **buffer, size_t *length, int quality, int effort, int lossless,
                 int strip);
 /// vips_tiffsave_buffer (libtiff): `compression` a VipsForeignTiffCompression, `quality` for JPEG
-/// compression, the horizontal predictor for deflate and LZW; `strip` drops metadata.
+/// compression, the horizontal predictor for deflate and LZW; `strip` as above.
 int vgn_tiffsave(VipsImage *in, void **buffer, size_t *length, int compression, int quality, int strip);
 
 // --- animation (variadic libvips calls and metadata set on a fresh copy) ---
@@ -143,7 +148,7 @@ int vgn_join_frames(VipsImage **frames, int count, VipsImage **out);
 /// metadata may only be set on an image no one else holds.
 int vgn_copy_with_animation(VipsImage *in, VipsImage **out, int page_height, const int *delays,
                             int count, int loop);
-/// vips_gifsave_buffer (cgif): `effort` 1-10, `bitdepth` 1-8, `dither` 0-1; `strip` drops metadata.
+/// vips_gifsave_buffer (cgif): `effort` 1-10, `bitdepth` 1-8, `dither` 0-1; `strip` as above.
 int vgn_gifsave(VipsImage *in, void **buffer, size_t *length, int effort, int bitdepth,
                 double dither, int strip);
 

@@ -34,8 +34,16 @@ public struct ImageDecoder: Sendable {
     /// No pixels are decoded.
     public func probe(_ data: Data) throws(ImagingError) -> ImageInfo {
         if let video = try VideoInput.info(data, limits: limits) { return video }
-        let source = try LoadedSource(data: data, limits: limits, page: picture.page)
-        let header = try source.load(failOn: .none)
+        let source = try LoadedSource(data: data, limits: limits, page: picture.page, headerOnly: true)
+        let header: Image
+        do {
+            header = try source.load(failOn: .none)
+        } catch {
+            // libvips 8.16's jxlload reads on to the first frame header, which a file of headers
+            // alone lacks; its image header is still Vignette's to read.
+            if source.format == .jxl, let own = JXLSizeHeader(source.data), let info = own.info { return info }
+            throw error
+        }
         let format = source.refinedFormat(of: header)
         var thumbnail: PixelSize?
         if format == .heic || format == .avif {

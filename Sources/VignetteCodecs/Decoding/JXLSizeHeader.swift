@@ -13,6 +13,15 @@ import Foundation
 struct JXLSizeHeader: Equatable {
     var width: Int
     var height: Int
+    /// Whether the image metadata after the size is `all_default` (8-bit sRGB, three channels,
+    /// no alpha or other extra channel, upright).
+    var defaultMetadata: Bool
+
+    /// What a probe says of a file with default metadata; nil for others (libvips reads those).
+    var info: ImageInfo? {
+        guard defaultMetadata else { return nil }
+        return ImageInfo(format: .jxl, width: width, height: height, bands: 3, hasAlpha: false, orientation: 1, pages: 1, embeddedThumbnail: nil)
+    }
 
     init?(_ data: Data) {
         guard let codestream = Self.codestream(data), codestream.count >= 3,
@@ -47,6 +56,7 @@ struct JXLSizeHeader: Equatable {
         }
         self.width = width
         self.height = height
+        defaultMetadata = bits.read(1) == 1
     }
 
     /// The codestream's first bytes: the data itself when it starts with the codestream signature,

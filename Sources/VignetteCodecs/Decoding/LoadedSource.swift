@@ -21,8 +21,9 @@ final class LoadedSource: @unchecked Sendable {
     /// The page a PDF is read at (0 is the first); other formats ignore it.
     let page: Int
 
-    /// Copies `data` into a libvips blob and finds a (trusted) loader for it.
-    init(data: Data, limits: DecodingLimits, page: Int = 0) throws(ImagingError) {
+    /// Copies `data` into a libvips blob and finds a (trusted) loader for it. Unless `headerOnly`
+    /// (a probe), a JPEG XL's own size header is checked against `limits` first.
+    init(data: Data, limits: DecodingLimits, page: Int = 0, headerOnly: Bool = false) throws(ImagingError) {
         try ImagingRuntime.ensureInitialised()
         try limits.checkBytes(data.count)
         guard page >= 0 else { throw ImagingError(.invalidArgument, "page must be 0 or more, got \(page)") }
@@ -51,8 +52,9 @@ final class LoadedSource: @unchecked Sendable {
         let format = ImageFormat.fromLoader(name)
         do {
             try limits.checkAllowed(format)
-            // libjxl 0.11 calls some huge headers corrupt: the budget has the first word.
-            if format == .jxl, let claimed = JXLSizeHeader(bytes) { try limits.check(.ofJXLSizeHeader(claimed)) }
+            // libjxl 0.11 calls some huge headers corrupt: the budget has the first word, except
+            // for a probe, which decodes nothing.
+            if !headerOnly, format == .jxl, let claimed = JXLSizeHeader(bytes) { try limits.check(.ofJXLSizeHeader(claimed)) }
         } catch {
             vgn_unref(made)
             throw error

@@ -55,20 +55,20 @@ public enum ImageEncoder {
             } else {
                 encoded = try save(flat, cancellation) { buffer, length in
                     vgn_jpegsave(flat.pointer, buffer, length, Int32(options.quality), options.progressive ? 1 : 0,
-                                 options.keepMetadata ? 0 : 1, options.optimizeCoding ? 1 : 0)
+                                 Int32(options.keepMetadata ? VGN_KEEP_ALL : VGN_KEEP_NONE), options.optimizeCoding ? 1 : 0)
                 }
             }
             guard !options.keepMetadata, let profile = flat.iccProfile else { return encoded }
             return ProfileEmbedding.jpeg(encoded, profile: profile)
         case .png(let options):
             try check(options.compression, in: 0...9, "PNG compression")
-            let (standard, strip) = try forSaver(image.standardizedToSRGB8(), keepMetadata: options.keepMetadata)
+            let (standard, keep) = try forSaver(image.standardizedToSRGB8(), keepMetadata: options.keepMetadata)
             // Nothing but pixels, of a size held in memory: libdeflate's compressor, at once.
-            if strip, PNGWriter.applies(width: standard.width, height: standard.height, bands: standard.bands) {
+            if keep == Int32(VGN_KEEP_NONE), PNGWriter.applies(width: standard.width, height: standard.height, bands: standard.bands) {
                 return try PNGWriter.encode(standard.materialized(cancellation: cancellation).pixels(), compression: options.compression)
             }
             return try save(standard, cancellation) { buffer, length in
-                vgn_pngsave(standard.pointer, buffer, length, Int32(options.compression), 0, strip ? 1 : 0)
+                vgn_pngsave(standard.pointer, buffer, length, Int32(options.compression), 0, keep)
             }
         case .webp(let options):
             let rgb = try image.materialized(cancellation: cancellation).standardizedToRGB8()
@@ -101,13 +101,13 @@ public enum ImageEncoder {
     }
 
     /// What a libvips saver that writes every metadata field it finds (PNG, TIFF, JPEG XL) is given,
-    /// and whether it strips: `image` as it is when metadata are kept (not stripped) or it has no
-    /// profile (stripped unless kept); stripped but with a profile, which is needed to read its
-    /// pixels, a copy with nothing else left, saved without stripping.
-    static func forSaver(_ image: Image, keepMetadata: Bool) throws(ImagingError) -> (image: Image, strip: Bool) {
-        if keepMetadata { return (image, false) }
-        guard image.iccProfile != nil else { return (image, true) }
-        return (try image.keepingOnlyProfile(), false)
+    /// and which metadata it writes (`VGN_KEEP_*`): `image` as it is, all of them, when metadata
+    /// are kept; `image` as it is, none, when it has no profile; stripped but with a profile, which
+    /// is needed to read its pixels, a copy with nothing else left, the profile alone.
+    static func forSaver(_ image: Image, keepMetadata: Bool) throws(ImagingError) -> (image: Image, keep: Int32) {
+        if keepMetadata { return (image, Int32(VGN_KEEP_ALL)) }
+        guard image.iccProfile != nil else { return (image, Int32(VGN_KEEP_NONE)) }
+        return (try image.keepingOnlyProfile(), Int32(VGN_KEEP_PROFILE))
     }
 
     static func check(_ value: Int, in range: ClosedRange<Int>, _ name: String) throws(ImagingError) {

@@ -17,10 +17,10 @@ enum JXLEncoder {
             throw ImagingError(.encoderUnavailable, "this libvips has no JPEG XL saver (jxlsave_buffer)")
         }
         // JPEG XL keeps the profile the pixels need, no other metadata (JXLOptions has no keepMetadata).
-        let (standard, strip) = try ImageEncoder.forSaver(image.standardizedToSRGB8(), keepMetadata: false)
+        let (standard, keep) = try ImageEncoder.forSaver(image.standardizedToSRGB8(), keepMetadata: false)
         return try ImageEncoder.save(standard, cancellation) { buffer, length in
             vgn_jxlsave(standard.pointer, buffer, length, Int32(options.quality), Int32(options.effort),
-                        options.lossless ? 1 : 0, strip ? 1 : 0)
+                        options.lossless ? 1 : 0, keep)
         }
     }
 }

@@ -13,10 +13,10 @@ enum TIFFEncoder {
         try ImageEncoder.check(options.quality, in: 1...100, "TIFF JPEG quality")
         var pixels = try image.standardizedToSRGB8()
         if options.compression == .jpeg { pixels = try pixels.flattened() }
-        let (standard, strip) = try ImageEncoder.forSaver(pixels, keepMetadata: options.keepMetadata)
+        let (standard, keep) = try ImageEncoder.forSaver(pixels, keepMetadata: options.keepMetadata)
         let compression = options.compression.vipsValue
         return try ImageEncoder.save(standard, cancellation) { buffer, length in
-            vgn_tiffsave(standard.pointer, buffer, length, compression, Int32(options.quality), strip ? 1 : 0)
+            vgn_tiffsave(standard.pointer, buffer, length, compression, Int32(options.quality), keep)
         }
     }
 }
