@@ -4,8 +4,8 @@
 # downscaled, each against JPEG at qualities 20-95, WebP, a PNG palette, a blur and a half-size
 # round trip; RGBA and grey-with-alpha sources against lossy WebP with lossy alpha, a palette PNG,
 # and an opaque JPEG of the flattened image. Both metrics read the same decoded pixels: libvips
-# decodes every file once to an 8-bit PAM (rawsave plus a header), which libjxl's tool reads too,
-# so the comparison is of the metrics, not of two JPEG decoders.
+# decodes every file once to an 8-bit PAM (Scripts/ssimulacra2-pam.sh), which libjxl's tool reads
+# too, so the comparison is of the metrics, not of two JPEG decoders.
 #
 #   Scripts/check-ssimulacra2.sh              the table, the largest difference; exit 1 if any is
 #                                             over TOLERANCE (0.5)
@@ -37,17 +37,7 @@ metrics=CSystemShims/CVignetteMetrics
 cc -O2 -std=c11 -I "$metrics/include" "$metrics"/*.c Tests/CChecks/ssimulacra2_check.c -lm -lpthread \
     -o "$work/ssimulacra2_check"
 
-# IN OUT.pam: the pixels libvips decodes, 8-bit, with a PAM header.
-to_pam() {
-    local raw="$work/raw.v" width height bands type
-    vips cast "$1" "$work/cast.v" uchar
-    vips copy "$work/cast.v" "$raw"
-    width="$(vipsheader -f width "$raw")" height="$(vipsheader -f height "$raw")" bands="$(vipsheader -f bands "$raw")"
-    case "$bands" in 1) type=GRAYSCALE ;; 2) type=GRAYSCALE_ALPHA ;; 3) type=RGB ;; *) type=RGB_ALPHA ;; esac
-    printf 'P7\nWIDTH %s\nHEIGHT %s\nDEPTH %s\nMAXVAL 255\nTUPLTYPE %s\nENDHDR\n' "$width" "$height" "$bands" "$type" > "$2"
-    vips rawsave "$raw" "$work/raw.bin"
-    cat "$work/raw.bin" >> "$2"
-}
+to_pam() { Scripts/ssimulacra2-pam.sh "$1" "$2"; }
 
 pairs=() # "NAME REFERENCE DISTORTED" (files in $work)
 
@@ -158,7 +148,7 @@ if [[ "$fixtures_mode" == 1 ]]; then
         fixture_pair rgb8.png "rgb8-q$q.jpg" sh -c "vips copy Fixtures/rgb8.png \"\$0[Q=$q,strip]\""
     done
     fixture_pair rgb8.png rgb8-q60.webp sh -c 'vips copy Fixtures/rgb8.png "$0[Q=60,strip]"'
-    fixture_pair rgb8.png rgb8-blur.png sh -c 'vips gaussblur Fixtures/rgb8.png "$0" 1.0'
+    fixture_pair rgb8.png rgb8-blur-q95.jpg sh -c 'vips gaussblur Fixtures/rgb8.png "$0[Q=95,strip]" 1.0'
     fixture_pair alpha.png alpha-q40.webp sh -c 'vips copy Fixtures/alpha.png "$0[Q=40,alpha_q=50,strip]"'
     fixture_pair alpha.png alpha-palette.png sh -c 'vips copy Fixtures/alpha.png "$0[palette,Q=40]"'
     fixture_pair alpha.png alpha-flat-q70.jpg sh -c 'vips flatten Fixtures/alpha.png "$0[Q=70,strip]" --background 128'
