@@ -120,6 +120,9 @@ let package = Package(
             path: "CSystemShims/CVignetteImageShims"),
         // Vignette's own Lanczos-3 reducer (AVX2 chosen at run time, scalar fallback); no libvips.
         .target(name: "CVignetteResize", path: "CSystemShims/CVignetteResize"),
+        // SSIMULACRA 2.1, the quality search's metric, written here from its published description
+        // (AVX2+FMA chosen at run time, scalar fallback); no libvips.
+        .target(name: "CVignetteMetrics", path: "CSystemShims/CVignetteMetrics", linkerSettings: [.linkedLibrary("m")]),
         // The bottom module every other depends on: the lock, the system-call funnel, atomic files,
         // digests (GLib's, which libvips links already).
         .target(name: "VignetteSupport", dependencies: ["CVignetteGLib"]),
@@ -136,7 +139,7 @@ let package = Package(
             name: "VignetteCodecs",
             dependencies: [
                 "VignetteSupport", "CVignetteVips", "CVignetteWebP", "CVignetteHeif", "CVignetteImageShims", "CVignetteResize", "CVignetteTurboJPEG", "CVignetteLcms2", "CVignetteDeflate",
-                "CVignetteJPEGDC", .target(name: "CVignetteFFmpeg", condition: .when(traits: video)),
+                "CVignetteJPEGDC", "CVignetteMetrics", .target(name: "CVignetteFFmpeg", condition: .when(traits: video)),
                 "CVignetteLibraryLoader",
                 .target(name: "CVignetteFaces", condition: .when(traits: faces)),
             ]),

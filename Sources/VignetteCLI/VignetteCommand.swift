@@ -20,7 +20,7 @@ struct VignetteCommand: AsyncParsableCommand {
         commandName: "vignette",
         abstract: "Fast, safe thumbnails and image conversions (libvips, libwebp, libheif).",
         version: VignetteVersion.current,
-        subcommands: [InfoCommand.self, ThumbnailCommand.self, ConvertCommand.self, ServeCommand.self])
+        subcommands: [InfoCommand.self, ThumbnailCommand.self, ConvertCommand.self, CompareCommand.self, ServeCommand.self])
 
     /// ArgumentParser exits 64 on usage errors; the contract says 2.
     static func main() async {

@@ -25,7 +25,7 @@ struct BatchTests {
         let (entries, totals) = try report(a)
         let failed = Set(entries.filter { $0["error"] is String }.compactMap { ($0["input"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } })
         #expect(failed == Self.brokenInFolder)
-        #expect(totals["succeeded"] as? Int == 35)  // the good images of Fixtures/, animated-loop3.gif/.webp, the colour ones (srgb-profile.jpg too) and rgb.jxl included
+        #expect(totals["succeeded"] as? Int == 45)  // the good images of Fixtures/, animated-loop3.gif/.webp, the colour ones (srgb-profile.jpg too), rgb.jxl and the ten of Fixtures/ssimulacra2/ included
         #expect(CLI.files(in: one) == CLI.files(in: two))
         for name in CLI.files(in: one) {
             #expect(try Data(contentsOf: one.appendingPathComponent(name)) == Data(contentsOf: two.appendingPathComponent(name)), "\(name)")
