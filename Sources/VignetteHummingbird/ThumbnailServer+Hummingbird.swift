@@ -36,7 +36,10 @@ extension ThumbnailServer {
     /// `/images/info/<imgproxy info URL>`): every request under it is answered by
     /// `answer(to:mountedAt:logger:)`, so every setting of the configuration applies as in
     /// `vignette serve` (its `pathPrefix` under `prefix`, the secret, CORS and preflights, the
-    /// health path; `/metrics` unless `metricsPort` is set, which only `run()` serves).
+    /// health path; `/metrics` unless `metricsPort` is set, which only `run()` serves). The
+    /// prefix's own path and everything under it are the server's, for GET, HEAD, `OPTIONS`,
+    /// POST, PUT, PATCH and DELETE; a route of the router's own for a longer constant path
+    /// under it is matched first, and one for the prefix's own path and method conflicts.
     public func addRoutes<Methods: RouterMethods>(to router: Methods, prefix: String = "") {
         let mount = Self.mountPath(prefix)
         let group = router.group(RouterPath(String(mount.dropFirst())))
