@@ -26,7 +26,10 @@ struct DoorConformanceTests {
     /// Every request of the table through `door` serving `row`'s configuration.
     static func answers(of door: Door, for row: ConformanceTable.Row) async throws -> [Answer] {
         var answers: [Answer] = []
-        try await door.with(row.configuration) { client in
+        let configuration = row.configuration
+        // The row's own cache folder, if it has one, goes with the door.
+        defer { if let folder = configuration.cacheFolder { try? FileManager.default.removeItem(atPath: folder) } }
+        try await door.with(configuration) { client in
             for request in ConformanceTable.requests {
                 let reply = try await client.send(request.method, request.path, headers: request.headers)
                 answers.append(Answer(reply, comparesBody: request.comparesBody))
