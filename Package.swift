@@ -268,6 +268,12 @@ let package = Package(
                 "VignetteVapor", "VignetteServer", "VignetteImgproxy", "Vignette", "LoopbackHTTPClient",
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: vapor)),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
+                // Doors/: one table of configurations × requests through the server's three doors
+                // (`vignette serve`'s application, Hummingbird's addRoutes, this mount), answers alike.
+                "VignetteHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: hummingbird)),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: hummingbird)),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: http)),
             ]),
         .testTarget(
             name: "VignetteServerTests",

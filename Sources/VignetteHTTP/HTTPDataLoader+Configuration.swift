@@ -11,7 +11,10 @@ extension HTTPDataLoader {
         public var connectTimeout: Duration
         /// Longest wait for the next bytes of a response, headers included (30 s).
         public var readTimeout: Duration
-        /// Longest a whole request may take, body included (120 s).
+        /// Longest a request may take until the response's head has arrived: connecting,
+        /// sending, and waiting for the status and headers (120 s). The body is not under it:
+        /// each wait for its next bytes is bounded by `readTimeout`, its size by
+        /// `maximumResponseSize`, and the whole by the caller (the server's `requestTimeout`).
         public var requestTimeout: Duration
         /// Redirects followed before giving up (5); cycles are refused.
         public var maximumRedirects: Int
@@ -27,7 +30,7 @@ extension HTTPDataLoader {
         /// signed with (AWS Signature Version 4); nil refuses them.
         public var s3: S3Configuration?
 
-        /// The defaults: 100 MiB, 10 s connect, 30 s read, 120 s a request, 5 redirects, 80/s
+        /// The defaults: 100 MiB, 10 s connect, 30 s read, 120 s to a response's head, 5 redirects, 80/s
         /// bursts of 25, 32 MiB of resumable data, no S3.
         public init(
             maximumResponseSize: Int = 100 << 20, connectTimeout: Duration = .seconds(10),

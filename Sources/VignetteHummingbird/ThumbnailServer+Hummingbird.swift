@@ -21,7 +21,7 @@ extension ThumbnailServer {
         if !(InstrumentationSystem.tracer is NoOpTracer) {
             router.middlewares.add(TracingMiddleware())
         }
-        addRoutes(to: router, prefix: configuration.pathPrefix, metrics: configuration.metricsPort == nil)
+        addRoutes(to: router)
         return Application(
             router: router,
             server: .http1(configuration: .init(
@@ -31,55 +31,25 @@ extension ThumbnailServer {
             logger: logger)
     }
 
-    /// Mounts the server's routes on `router` (a Hummingbird `Router` or `RouterGroup` of your
-    /// application) under `prefix` (e.g. "images": `/images/health`, `/images/<imgproxy URL>`,
-    /// `/images/info/<imgproxy info URL>`):
-    /// embed the server in your own application with this server's pipeline and configuration.
-    /// The configuration's `healthCheckPath`, `authorizationSecret` and `allowedOrigin` apply to
-    /// these routes; its `pathPrefix` is `application()`'s, and is not added to `prefix`.
+    /// Mounts the server on `router` (a Hummingbird `Router` or `RouterGroup` of your application)
+    /// under `prefix` (e.g. "images": `/images/health`, `/images/<imgproxy URL>`,
+    /// `/images/info/<imgproxy info URL>`): every request under it is answered by
+    /// `answer(to:mountedAt:logger:)`, so every setting of the configuration applies as in
+    /// `vignette serve` (its `pathPrefix` under `prefix`, the secret, CORS and preflights, the
+    /// health path; `/metrics` unless `metricsPort` is set, which only `run()` serves). The
+    /// prefix's own path and everything under it are the server's, for GET, HEAD, `OPTIONS`,
+    /// POST, PUT, PATCH and DELETE; a route of the router's own for a longer constant path
+    /// under it is matched first, and one for the prefix's own path and method conflicts.
     public func addRoutes<Methods: RouterMethods>(to router: Methods, prefix: String = "") {
-        addRoutes(to: router, prefix: prefix, metrics: true)
-    }
-
-    /// The routes under `prefix`, `/metrics` among them when `metrics` says so.
-    func addRoutes<Methods: RouterMethods>(to router: Methods, prefix: String, metrics: Bool) {
-        let trimmed = prefix.split(separator: "/").joined(separator: "/")
-        let group = router.group(RouterPath(trimmed))
-        let mount = trimmed.isEmpty ? "" : "/" + trimmed
-        group.get("health") { [self] _, _ in Response(healthAnswer) }
-        if let path = configuration.healthCheckPath?.split(separator: "/").joined(separator: "/"), !path.isEmpty {
-            group.get(RouterPath(path)) { [self] _, _ in Response(healthAnswer) }
-        }
-        group.get("ready") { [self] _, _ in Response(readyAnswer) }
-        if metrics { group.get("metrics") { [self] _, _ in Response(metricsAnswer) } }
-        if configuration.allowedOrigin != nil {
-            group.on("**", method: .options) { [self] _, _ in Response(preflightAnswer) }
-        }
-        group.get("placeholder/:kind/**") { [self] request, context in
-            let kindName = context.parameters.get("kind") ?? ""
-            let imagePath = ThumbnailServer.imagePath(request.uri.path, mount: mount + "/placeholder/" + kindName)
-            if let refusal = await refusal(authorization: request.headers[.authorization], path: imagePath, logger: context.logger) {
-                return Response(withCORS(refusal))
+        let mount = Self.mountPath(prefix)
+        let group = router.group(RouterPath(String(mount.dropFirst())))
+        for method in Self.doorMethods {
+            for path in ["", "**"] {
+                group.on(RouterPath(path), method: method) { [self] request, context in
+                    await respond(
+                        to: request, mount: mount, logger: context.logger, disconnect: (context as? ServerRequestContext)?.disconnect)
+                }
             }
-            return Response(withCORS(await placeholderAnswer(
-                kind: PlaceholderKind(rawValue: kindName), path: imagePath, logger: context.logger,
-                disconnect: (context as? ServerRequestContext)?.disconnect)))
-        }
-        group.get("info/**") { [self] request, context in
-            let imagePath = ThumbnailServer.imagePath(request.uri.path, mount: mount + "/info")
-            if let refusal = await refusal(authorization: request.headers[.authorization], path: imagePath, logger: context.logger) {
-                return Response(withCORS(refusal))
-            }
-            return Response(withCORS(await infoAnswer(
-                path: imagePath, ifNoneMatch: request.headers[.ifNoneMatch], logger: context.logger,
-                disconnect: (context as? ServerRequestContext)?.disconnect)))
-        }
-        group.get("**") { [self] request, context in
-            let imagePath = ThumbnailServer.imagePath(request.uri.path, mount: mount)
-            if let refusal = await refusal(authorization: request.headers[.authorization], path: imagePath, logger: context.logger) {
-                return Response(withCORS(refusal))
-            }
-            return await respond(to: request, path: imagePath, logger: context.logger, disconnect: (context as? ServerRequestContext)?.disconnect)
         }
     }
 

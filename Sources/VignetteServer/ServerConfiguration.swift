@@ -99,9 +99,10 @@ public struct ServerConfiguration: Sendable {
     /// SECRET` (compared in constant time), else they are answered 403 (imgproxy's
     /// `IMGPROXY_SECRET`); `/health`, `/ready` and `/metrics` need none.
     public var authorizationSecret: String?
-    /// The path every route is mounted under by `application()` (e.g. `/img`: `/img/health`,
-    /// `/img/<imgproxy URL>`; imgproxy's `IMGPROXY_PATH_PREFIX`); "" for none. The signature covers
-    /// what follows it.
+    /// The path every route is under (e.g. `/img`: `/img/health`, `/img/<imgproxy URL>`;
+    /// imgproxy's `IMGPROXY_PATH_PREFIX`), at every door: from the root in `vignette serve`,
+    /// under the prefix an application mounts the server at; "" for none. Other paths are 404.
+    /// The signature covers what follows it.
     public var pathPrefix = ""
     /// Another path answering as `/health` does, under `pathPrefix` (imgproxy's
     /// `IMGPROXY_HEALTH_CHECK_PATH`); nil for none.
@@ -154,8 +155,9 @@ public struct ServerConfiguration: Sendable {
     /// Whether a failure's answer carries the error in full (a library's message, a path) after
     /// its reason, for development only (imgproxy's `IMGPROXY_DEVELOPMENT_ERRORS_MODE`); off by default.
     public var detailedErrors = false
-    /// When set, `/metrics` is served on this port (of `metricsHost`) and not beside the images
-    /// (imgproxy's `IMGPROXY_PROMETHEUS_BIND`); port 0 takes any free one. nil: on the main port.
+    /// When set, `/metrics` is served on this port (of `metricsHost`) by `ThumbnailServer.run()`
+    /// and not beside the images, at any door (imgproxy's `IMGPROXY_PROMETHEUS_BIND`); port 0
+    /// takes any free one. nil: beside the images.
     public var metricsPort: Int?
     /// The address `/metrics` listens on when `metricsPort` is set (default 127.0.0.1).
     public var metricsHost = Defaults.host

@@ -102,10 +102,13 @@ public struct VignetteVaporRequest: Sendable {
 }
 
 extension Response {
-    /// `answer` (from `ImageResponder`) as a Vapor response: its status, headers and body.
+    /// `answer` (from `ImageResponder`) as a Vapor response: its status, headers and body. Its
+    /// `Content-Length` is kept when the body is empty (an answer to HEAD has the GET's).
     public convenience init(_ answer: ImageAnswer) {
         self.init(
             status: HTTPResponseStatus(statusCode: answer.status), headers: HTTPHeaders(answer.headers.map { ($0.name, $0.value) }),
             body: answer.body.isEmpty ? .empty : .init(data: answer.body))
+        // Vapor sets Content-Length from the body; a HEAD answer's is the GET's.
+        if answer.body.isEmpty, let length = answer[header: "Content-Length"] { headers.replaceOrAdd(name: .contentLength, value: length) }
     }
 }

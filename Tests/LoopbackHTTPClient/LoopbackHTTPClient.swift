@@ -47,7 +47,13 @@ public struct LoopbackHTTPClient: Sendable {
 
     /// GET `path` (as it is written: already percent-encoded) with `headers`.
     public func get(_ path: String, headers: [(String, String)] = []) async throws -> Reply {
+        try await send("GET", path, headers: headers)
+    }
+
+    /// `method` (GET, HEAD, OPTIONS, POST…) of `path` (as it is written) with `headers`, no body.
+    public func send(_ method: String, _ path: String, headers: [(String, String)] = []) async throws -> Reply {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = HTTPMethod(rawValue: method)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         let response = try await client.execute(request, timeout: .seconds(60))
         let body = try await response.body.collect(upTo: 64 << 20)

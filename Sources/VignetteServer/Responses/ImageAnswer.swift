@@ -27,7 +27,10 @@ public struct ImageAnswer: Sendable {
     }
 
     /// The first value of the header `name` (compared without case).
-    public subscript(header name: String) -> String? {
+    public subscript(header name: String) -> String? { Self.firstValue(of: name, in: headers) }
+
+    /// The first value of the header `name` in `headers` (compared without case).
+    package static func firstValue(of name: String, in headers: [(name: String, value: String)]) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 

@@ -22,10 +22,4 @@ extension ThumbnailServer {
         let body = Data(metrics.exposition())
         return ImageAnswer(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4"), ("Content-Length", String(body.count))], body: body)
     }
-
-    /// The imgproxy path of a request for `path` on a server mounted at `mount` ("" or "/images"):
-    /// what follows the mount point, which is what a signature covers.
-    package static func imagePath(_ path: String, mount: String) -> String {
-        mount.isEmpty || !path.hasPrefix(mount) ? path : String(path.dropFirst(mount.count))
-    }
 }
