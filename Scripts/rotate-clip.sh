@@ -7,7 +7,8 @@
 #   Scripts/rotate-clip.sh IN OUT
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: Scripts/rotate-clip.sh IN OUT" >&2; exit 2; }
-if ffmpeg -hide_banner -h long 2>/dev/null | grep -q -- '-display_rotation'; then
+# grep reads the whole help (no -q): under pipefail, ffmpeg stopped by SIGPIPE would fail the test.
+if ffmpeg -hide_banner -h long 2>/dev/null | grep -- '-display_rotation' >/dev/null; then
   exec ffmpeg -v error -y -display_rotation:v:0 90 -i "$1" -c copy "$2"
 fi
 exec ffmpeg -v error -y -i "$1" -c copy -metadata:s:v:0 rotate=90 "$2"

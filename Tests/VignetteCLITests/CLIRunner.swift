@@ -11,6 +11,9 @@ struct CLIResult {
     let stderr: String
 
     var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+    /// Vignette's own lines on standard error (`vignette: …`): a C library may print diagnostics of
+    /// its own there too (libjxl 0.11, Debian 13's, for a JPEG XL cut short).
+    var vignetteLines: [String] { stderrLines.filter { $0.hasPrefix("vignette: ") } }
     var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
 }
 

@@ -22,7 +22,7 @@ struct ThumbnailCommandTests {
         #expect(!result.killedBySignal)
         #expect(result.status == 1)
         let bad = Self.fixtureRows.filter { $0.expect != "ok" }.map(\.file)
-        #expect(result.stderrLines.count == bad.count, "\(result.stderr)")
+        #expect(result.vignetteLines.count == bad.count, "\(result.stderr)")
         for file in bad {
             #expect(result.stderrLines.filter { $0.hasPrefix("vignette: \(CLI.fixtures.path)/\(file): ") }.count == 1, "\(file)")
         }

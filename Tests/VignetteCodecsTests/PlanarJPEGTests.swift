@@ -16,6 +16,14 @@ struct PlanarJPEGTests {
     }
 
     /// The thumbnail the route before this one makes: shrink-on-load through libvips, `vips_resize`.
+    /// How far (dHash) an oriented thumbnail may be from the former route's: 2, or 3 from libvips
+    /// 8.16 (Debian 13), whose vips_resize places the mirrored 77×61 thumbnails (orientations 2
+    /// and 3) a bit differently; Vignette's own route gives the same bytes on Debian 12 and 13.
+    static let formerRouteDistance: Int = {
+        let parts = (ImagingRuntime.libraryVersions["libvips"] ?? "").split(separator: ".").compactMap { Int($0) }
+        return parts.count >= 2 && (parts[0], parts[1]) >= (8, 16) ? 3 : 2
+    }()
+
     static func former(_ options: ThumbnailOptions) -> Thumbnailer {
         var thumbnailer = Thumbnailer(options: options)
         thumbnailer.resampler = .libvips
@@ -173,7 +181,7 @@ struct PlanarJPEGTests {
             #expect(made.image.width == before.image.width && made.image.height == before.image.height)
             #expect(made.image.orientation == 1 && before.image.orientation == 1)
             let distance = try made.image.perceptualHash().distance(to: before.image.perceptualHash())
-            #expect(distance <= 2, "orientation \(orientation)")
+            #expect(distance <= Self.formerRouteDistance, "orientation \(orientation)")
             // The planes were turned too, and are what is written: upright, like the RGB image.
             let planes = try #require(made.planes, "orientation \(orientation)")
             #expect(planes.width == made.image.width && planes.height == made.image.height)
