@@ -169,11 +169,12 @@ done
 images=$rootfs/srv/images
 mkdir -p "$images"
 cp Fixtures/baseline.jpg Fixtures/thumbnail.heic Tests/Photos/pair.jpg "$images/"
-# The YuNet model the release's OpenCV runs: 2022mar before OpenCV 4.8 (soname .so.406), 2023mar
-# from 4.8 on (.so.410 on Debian 13).
-opencv_minor=$(printf '%s\n' "${opened[@]}" | sed -n 's|.*/libopencv_objdetect\.so\.4\([0-9][0-9]\).*|\1|p' | head -n 1)
+# The YuNet model the release's OpenCV runs: 2022mar before OpenCV 4.8 (libopencv_objdetect.so.4.6.0
+# on Debian 12), 2023mar from 4.8 on (.so.4.10.0 on Debian 13).
+opencv_minor=$(printf '%s\n' "${opened[@]}" | sed -n 's|.*/libopencv_objdetect\.so\.4\.\([0-9]*\)\..*|\1|p' | head -n 1)
+[ -n "$opencv_minor" ] || fail "cannot tell OpenCV's version from ${opened[*]}"
 model_name=face_detection_yunet_2022mar.onnx
-[ "${opencv_minor#0}" -lt 8 ] 2>/dev/null || model_name=face_detection_yunet_2023mar.onnx
+[ "$opencv_minor" -lt 8 ] || model_name=face_detection_yunet_2023mar.onnx
 face_model=${FACE_MODEL:-$(dirname "$repo")/shared/models/$model_name}
 faces=()
 if [ -f "$face_model" ]; then
