@@ -28,27 +28,12 @@ struct JXLSizeHeader: Equatable {
               codestream[codestream.startIndex] == 0xFF, codestream[codestream.startIndex + 1] == 0x0A
         else { return nil }
         var bits = BitReader(Array(codestream.dropFirst(2).prefix(64)), order: .leastSignificantFirst)
-        guard let small = bits.read(1) else { return nil }
-        let height: Int
-        if small == 1 {
-            guard let eighths = bits.read(5) else { return nil }
-            height = (eighths + 1) * 8
-        } else {
-            guard let value = bits.jxlSize() else { return nil }
-            height = value
-        }
-        guard let ratio = bits.read(3) else { return nil }
+        guard let small = bits.read(1), let height = bits.jxlSize(small: small == 1), let ratio = bits.read(3) else { return nil }
         let width: Int
-        switch ratio {
-        case 0:
-            if small == 1 {
-                guard let eighths = bits.read(5) else { return nil }
-                width = (eighths + 1) * 8
-            } else {
-                guard let value = bits.jxlSize() else { return nil }
-                width = value
-            }
-        default:
+        if ratio == 0 {
+            guard let value = bits.jxlSize(small: small == 1) else { return nil }
+            width = value
+        } else {
             // The fixed aspect ratios, in the order the standard lists them (1 is 1:1).
             let ratios = [(1, 1), (12, 10), (4, 3), (3, 2), (16, 9), (5, 4), (2, 1)]
             let (numerator, denominator) = ratios[ratio - 1]
@@ -92,9 +77,10 @@ struct JXLSizeHeader: Equatable {
 }
 
 extension BitReader {
-    /// A JPEG XL size coded as U32(1 + u(9), 1 + u(13), 1 + u(18), 1 + u(30)): a 2-bit selector,
-    /// then the bits it names.
-    fileprivate mutating func jxlSize() -> Int? {
+    /// A JPEG XL size: for a small image 8 × (1 + u(5)); else coded as U32(1 + u(9), 1 + u(13),
+    /// 1 + u(18), 1 + u(30)), a 2-bit selector, then the bits it names.
+    fileprivate mutating func jxlSize(small: Bool) -> Int? {
+        if small { return read(5).map { ($0 + 1) * 8 } }
         guard let selector = bits(2), let value = bits([9, 13, 18, 30][Int(selector)]) else { return nil }
         return Int(value) + 1
     }
