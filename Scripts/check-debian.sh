@@ -69,7 +69,9 @@ DEBIAN_SHARED=$(dirname "$repo")/shared debian_run "$rootfs" \
   's=$(date +%s); make demo && echo "== make demo: $(( $(date +%s) - s )) s" && s=$(date +%s) && make test && echo "== make test: $(( $(date +%s) - s )) s"' \
   >"$log" 2>&1 || status=$?
 grep -E '^== |Test run with|tests? in [0-9]+ suites? (passed|failed)|^Executed' "$log" | tail -n 30 || true
-versions=$(chroot "$rootfs" dpkg-query -W -f='${Package} ${Version}\n' libvips42 libvips42t64 libheif1 libavcodec59 libavcodec61 libopencv-objdetect406 libopencv-objdetect410 2>/dev/null | awk '{printf "%s%s %s", sep, $1, $2; sep=", "}')
+# The versions the tests ran with (dpkg-query fails for the names the release lacks).
+versions=$(chroot "$rootfs" dpkg-query -W -f='${db:Status-Abbrev} ${Package} ${Version}\n' 'libvips42*' libheif1 'libavcodec[0-9]*' 'libopencv-objdetect4*' 2>/dev/null \
+  | awk '$1 == "ii" {printf "%s%s %s", sep, $2, $3; sep=", "}') || true
 echo "== versions inside: $versions"
 if [ $status -ne 0 ]; then
   grep -E '✘|error:' "$log" | grep -v '✘ Test run' | head -n 60 >&2 || true
