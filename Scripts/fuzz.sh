@@ -62,6 +62,7 @@ seeds() { # target -> folder of seeds
   else
     for f in Fixtures/*; do
       case $f in *.sh|*.md|*.tsv) continue ;; esac
+      [ -f "$f" ] || continue   # folders of their own (Fixtures/ssimulacra2)
       if [ "$target" = FuzzThumbnail ]; then { printf '\x00'; cat "$f"; } > "$folder/$(basename "$f")";
       elif [ "$target" = FuzzMetadata ]; then { printf '\x03'; cat "$f"; } > "$folder/$(basename "$f")"; else cp "$f" "$folder/"; fi
     done
