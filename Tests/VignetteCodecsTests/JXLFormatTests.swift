@@ -86,6 +86,11 @@ struct JXLFormatTests {
         #expect(size(try TestFiles.data(TestFiles.fixture("hostile-huge.jxl"))) == [100000, 100000])
         #expect(JXLSizeHeader(try TestFiles.data(TestFiles.fixture("hostile-huge.jxl")))?.defaultMetadata == true)
         for length in 0..<4 { #expect(size(codestream.prefix(length)) == nil) }
+        // A box claiming 2^63 - 1 bytes (size 1, then a 64-bit size) before the codestream: no
+        // codestream found, and no arithmetic overflow.
+        let signature = Data([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A])
+        let huge = Data([0, 0, 0, 1]) + Data("free".utf8) + Data([0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(size(signature + huge + codestream) == nil)
     }
 
     @Test("JXL cut anywhere gives a typed error in every mode, never a crash", arguments: DecodeMode.allCases)

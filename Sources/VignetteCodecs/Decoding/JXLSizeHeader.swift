@@ -70,6 +70,8 @@ struct JXLSizeHeader: Equatable {
             guard size >= header else { return nil }
             if type == "jxlc" { return Data(bytes[(start + header)...].prefix(size - header)) }
             if type == "jxlp" { return Data(bytes[(start + header)...].prefix(size - header).dropFirst(4)) }
+            // A box reaching past the bytes read (a size up to 2^63 from a hostile file) ends the walk.
+            guard size <= bytes.count - offset else { return nil }
             offset += size
         }
         return nil
