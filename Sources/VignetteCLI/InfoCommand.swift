@@ -140,6 +140,8 @@ enum InfoLine {
                 ])
             ))
         }
+        // Only when the file's ICC profile cannot describe its pixels and is ignored.
+        if let reason = info.ignoredProfile { fields.append(("ignoredProfile", .string(reason))) }
         if let placeholder { fields.append((placeholder.kind, .string(placeholder.value))) }
         return JSONValue.object(fields).text
     }

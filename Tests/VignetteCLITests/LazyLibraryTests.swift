@@ -20,7 +20,7 @@ struct LazyLibraryTests {
     static func linkedByLibvips(_ result: CLIResult, _ library: String) async throws -> Bool {
         let loaded = result.stderrLines.first { $0.contains("calling init:") && $0.contains("/libvips.so") }
         guard let path = loaded?.split(separator: " ").last.map(String.init) else { return false }
-        let ldd = try await CLI.start("/usr/bin/ldd", [path])
+        let ldd = try CLI.start("/usr/bin/ldd", [path])
         return await CLI.finish(ldd).stdout.contains("/\(library).so")
     }
 

@@ -214,7 +214,12 @@ struct ColourTests {
 
     @Test("a profile longer than one JPEG segment is split over numbered APP2 segments that libjpeg reads back whole")
     func longProfileSegments() throws {
-        let profile = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
+        // libvips' sRGB profile, padded to 200,000 bytes (its header's size says so): a profile
+        // that fits the image, or it would be ignored on load.
+        var bytes = [UInt8](try BuiltInProfile.sRGB.data())
+        bytes += (bytes.count..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
+        bytes.replaceSubrange(0..<4, with: [0x00, 0x03, 0x0D, 0x40])  // 200,000
+        let profile = Data(bytes)
         let jpeg = ProfileEmbedding.jpeg(try Data(contentsOf: TestFiles.fixture("baseline.jpg")), profile: profile)
         let decoded = try ImageDecoder().decode(jpeg)
         #expect(decoded.iccProfile == profile)

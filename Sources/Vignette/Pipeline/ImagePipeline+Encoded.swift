@@ -178,7 +178,9 @@ extension ImagePipeline {
                 // pass (the thumbnail is never held in memory in between), on a decoding thread.
                 let thumbnail = try await keepingFaces(thumbnail, request: request, data: data, work: work)
                 let made = try await work.run(on: decoding, span: "vignette.decode_encode") { [self] cancellation, span in
-                    try encodedThumbnail(data, thumbnail: thumbnail, as: encoding, limits: limits, cancellation: cancellation, span: span)
+                    try encodedThumbnail(
+                        data, thumbnail: thumbnail, as: encoding, limits: limits, cancellation: cancellation, span: span,
+                        warnings: warnings(for: request))
                 }
                 return (made, data)
             }
@@ -246,6 +248,7 @@ extension ImagePipeline {
         let info: ImageInfo
         do { info = try ImageDecoder(limits: limits).probe(data) } catch { throw ImagePipelineError.decodingFailed(error) }
         guard let format = encoding.animatedFormat(for: info, thumbnail: thumbnail) else { return nil }
+        warnings(for: request).ignoredProfile(info.ignoredProfile)
         metrics.decodes.increment()
         var animation: Animation
         do {
@@ -282,7 +285,7 @@ extension ImagePipeline {
     /// that goes wrong is the decode's (the saver is what pulls the pixels).
     func encodedThumbnail(
         _ data: Data, thumbnail: ThumbnailOptions, as encoding: OutputEncoding, limits: DecodingLimits, cancellation: ImagingCancellation,
-        span: (any Span)? = nil
+        span: (any Span)? = nil, warnings: DecodeWarnings? = nil
     ) throws -> EncodedImage {
         metrics.decodes.increment()
         metrics.encodes.increment()
@@ -297,6 +300,7 @@ extension ImagePipeline {
             // The encoder asked for the format before it wrote a byte.
             guard let chosen else { throw ImagingError(.operationFailed, "no output format was chosen") }
             let encoded = EncodedImage(data: bytes, format: chosen.format, width: made.image.width, height: made.image.height)
+            warnings?.ignoredProfile(made.source.ignoredProfile)
             if let span {
                 span.setDecoded(source: made.source, bytes: data.count, image: made.image, route: made.route)
                 span.setEncoded(encoded, quality: chosen.lossyQuality)

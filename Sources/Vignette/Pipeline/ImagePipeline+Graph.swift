@@ -121,7 +121,8 @@ extension ImagePipeline {
                     metrics.decodes.increment()
                     do {
                         return try ImagePipeline.decode(
-                            data, thumbnail: thumbnail, picture: picture, limits: limits, cancellation: cancellation, span: span)
+                            data, thumbnail: thumbnail, picture: picture, limits: limits, cancellation: cancellation, span: span,
+                            warnings: warnings(for: request))
                     } catch let error as ImagingError where error.kind == .cancelled {
                         graph.withLock { $0.decodesStopped += 1 }
                         metrics.decodesStopped.increment()
@@ -186,16 +187,18 @@ extension ImagePipeline {
     static func decode(
         _ data: Data, thumbnail: ThumbnailOptions?, picture: SourcePicture = .first, limits: DecodingLimits,
         cancellation: ImagingCancellation? = nil,
-        span: (any Span)? = nil
+        span: (any Span)? = nil, warnings: DecodeWarnings? = nil
     ) throws -> ImageContainer {
         if let thumbnail {
             let made = try Thumbnailer(options: thumbnail, limits: limits).thumbnail(data, cancellation: cancellation)
             span?.setDecoded(source: made.source, bytes: data.count, image: made.image, route: made.route)
+            warnings?.ignoredProfile(made.source.ignoredProfile)
             return ImageContainer(image: made.image)
         }
         var decoder = ImageDecoder(limits: limits)
         decoder.picture = picture
         let decoded = try decoder.decode(data, cancellation: cancellation)
+        warnings?.ignoredProfile(decoded.ignoredProfile)
         let image = decoded.orientation == 1 ? decoded : try decoded.autoOriented().materialized()
         if let span {
             // The source's format and stored size: a header read, only for a traced decode.

@@ -34,6 +34,10 @@ public struct ImageInfo: Sendable, Hashable, Codable {
     /// For a video container: its duration, codec and rotation (the poster's size is `width` ×
     /// `height`, upright); nil for images.
     public var video: VideoInfo? = nil
+    /// Why the embedded ICC profile was ignored (it is for another colour space than the image's
+    /// bands, or cannot be read: libvips' `vips_icc_is_compatible_profile`), nil when it was used
+    /// or there is none. The image is then made as if it had no profile.
+    public var ignoredProfile: String? = nil
 
     /// The size once the orientation is applied: orientations 5–8 swap width and height.
     public var uprightSize: PixelSize {
@@ -51,6 +55,6 @@ extension ImageInfo {
         self.init(
             format: source.refinedFormat(of: header), width: header.width, height: header.height, bands: header.bands,
             hasAlpha: header.hasAlpha, orientation: header.orientation, pages: header.pageCount,
-            embeddedThumbnail: embeddedThumbnail)
+            embeddedThumbnail: embeddedThumbnail, ignoredProfile: header.ignoredProfile)
     }
 }

@@ -88,7 +88,8 @@ final class LoadedSource: @unchecked Sendable {
     deinit { vgn_unref(pointer) }
 
     /// Loads the image lazily with libvips: only the header is read until pixels are asked for.
-    /// `extra` holds loader options such as "shrink=2" or "scale=0.25".
+    /// `extra` holds loader options such as "shrink=2" or "scale=0.25". An embedded ICC profile
+    /// that cannot describe the pixels is taken off (`Image.withoutUnusableProfile()`).
     func load(failOn: FailOn, access: String = "sequential", extra: [String] = []) throws(ImagingError) -> Image {
         let extra = format == .pdf && page > 0 ? ["page=\(page)"] + extra : extra
         let options = (["access=\(access)", "fail_on=\(failOn.rawValue)"] + extra).joined(separator: ",")
@@ -112,7 +113,8 @@ final class LoadedSource: @unchecked Sendable {
             vips_error_clear()
             throw ImagingError(.corruptData, error.message)
         }
-        return Image(owning: image)
+        // A profile that cannot describe these pixels is ignored on every route, as libvips does.
+        return try Image(owning: image).withoutUnusableProfile()
     }
 
     /// The format, telling AVIF from HEIC by the header's compression field.

@@ -63,12 +63,12 @@ extension ImageDecoder {
             return try headerFacts(InputFile.read(path, limits: limits))
         }
         guard let pointer = vgn_image_new_from_source(source, "access=sequential,fail_on=none") else { throw VipsErrors.decodingError() }
-        let header = Image(owning: pointer)
+        let header = try Image(owning: pointer).withoutUnusableProfile()
         var format = ImageFormat.fromLoader(loader)
         if format == .heic, header.heifCompression == "av1" { format = .avif }
         let info = ImageInfo(
             format: format, width: header.width, height: header.height, bands: header.bands, hasAlpha: header.hasAlpha,
-            orientation: header.orientation, pages: header.pageCount, embeddedThumbnail: nil)
+            orientation: header.orientation, pages: header.pageCount, embeddedThumbnail: nil, ignoredProfile: header.ignoredProfile)
         try limits.checkHeader(info)
         return HeaderFacts(info: info, header: header)
     }

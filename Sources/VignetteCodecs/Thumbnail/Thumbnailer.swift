@@ -298,7 +298,7 @@ public struct Thumbnailer: Sendable {
             let error = VipsErrors.decodingError()
             throw error.kind == .unsupportedFormat ? ImagingError(.corruptData, error.message) : error
         }
-        var image = try Image(owning: out).standardizedToSRGB8()
+        var image = try Image(owning: out).withoutUnusableProfile().standardizedToSRGB8()
         if cmyk { image = try image.withoutProfile() }
         let profile = image.iccProfile
         if edgeCrop {
