@@ -96,6 +96,11 @@ int vgn_init(const char *argv0, int redirect_modules) {
                       vgn_keep_log, NULL);
     // The Debian build carries ImageMagick, PDF and other loaders that corrupt input must never reach.
     vips_block_untrusted_set(TRUE);
+    // libvips' text formats of its own (convolution masks, CSV tables) are not images a service is
+    // sent, and their source loaders' sniffing takes any text that starts with two numbers (a CSV
+    // file) for a matrix: blocked too (docs/inputs.md).
+    vips_operation_block_set("VipsForeignLoadMatrixSource", TRUE);
+    vips_operation_block_set("VipsForeignLoadCsvSource", TRUE);
     // ... but not JPEG XL's (see vgn_allow_jxl), when libvips loaded its module already.
     vgn_allow_jxl();
     // ... nor the SVG source loader, which only ever sees what SVGSanitizer let through.
