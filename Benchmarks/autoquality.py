@@ -15,6 +15,7 @@ and the issue's check: the lowest fixed quality at which every photo scores at l
 bytes of aq:ssimulacra2:80 and of f:best as a share of it. Writes results.json to OUT_DIR and,
 when matplotlib imports, OUT_DIR/autoquality.png (total bytes against mean score).
 """
+import concurrent.futures
 import json
 import os
 import subprocess
@@ -45,10 +46,14 @@ def score(reference, distorted):
 
 def case(name, photos, work, references, *flags):
     made = thumbnails(photos, os.path.join(work, name), *flags)
+    items = sorted(made.items())
+    # The scores, several `vignette compare` processes at once (SCORERS, default 3).
+    with concurrent.futures.ThreadPoolExecutor(max_workers=int(os.environ.get("SCORERS", "3"))) as pool:
+        scores = list(pool.map(lambda item: score(references[item[0]], item[1][0]), items))
     rows = []
-    for source, (output, size, ms, encoding) in sorted(made.items()):
+    for (source, (output, size, ms, encoding)), measured in zip(items, scores):
         rows.append({
-            "photo": os.path.basename(source), "bytes": size, "ms": ms, "score": score(references[source], output),
+            "photo": os.path.basename(source), "bytes": size, "ms": ms, "score": measured,
             "encodes": (encoding or {}).get("encodes", 1), "format": (encoding or {}).get("format", "jpeg"),
             "quality": (encoding or {}).get("quality"),
         })

@@ -17,4 +17,5 @@ if [[ -z "${VIGNETTE:-}" ]]; then
 fi
 export VIGNETTE
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $("$VIGNETTE" --version 2>/dev/null || echo vignette)" >&2
-exec python3 "$repo/Benchmarks/autoquality.py" "$@"
+PYTHON="${PYTHON:-python3}"
+exec "$PYTHON" "$repo/Benchmarks/autoquality.py" "$@"
