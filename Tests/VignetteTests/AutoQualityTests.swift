@@ -154,6 +154,19 @@ struct AutoQualityTests {
         }
     }
 
+    @Test("a cancelled request stops the search before its next encode")
+    func cancelled() throws {
+        let image = try ImageDecoder().decode(Data(contentsOf: URL(fileURLWithPath: photo)))
+        let cancellation = ImagingCancellation()
+        cancellation.cancel()
+        let search = OutputEncoding.Search(autoQuality: .init(method: .ssimulacra2, target: 80))
+        #expect {
+            _ = try AutoQualitySearch(search: search, limits: .untrusted, cancellation: cancellation).run(image, fallback: .jpeg(JPEGOptions()))
+        } throws: { error in
+            (error as? ImagingError)?.kind == .cancelled
+        }
+    }
+
     @Test("the search's next quality stays in the bracket and moves towards the target")
     func nextQuality() {
         #expect(AutoQualitySearch.next(after: [(70, 75)], target: 80, in: 71...95) > 70)
