@@ -458,7 +458,6 @@ extension ImgproxyEnvironment {
             try env.setFormat(.avif, in: \.enforcedFormats, value.bool())
         },
         Variable("IMGPROXY_ENFORCE_JXL") { value, env in try env.setFormat(.jxl, in: \.enforcedFormats, value.bool()) },
-        .unsupported("IMGPROXY_PREFERRED_FORMATS", why: "without a format in the URL or from Accept, the result is JPEG, or PNG for images with alpha"),
         Variable("IMGPROXY_SKIP_PROCESSING_FORMATS") { value, env in
             let formats = try value.list.map { try value.format($0) }
             if !formats.isEmpty { env.defaultOptions.append((["skp"] + formats.map(\.fileExtension)).joined(separator: ":")) }
@@ -574,7 +573,7 @@ extension ImgproxyEnvironment {
                      "IMGPROXY_ENV_AWS_SECRET_REGION", "IMGPROXY_ENV_AWS_SSM_PARAMETERS_PATH", "IMGPROXY_ENV_AWS_SSM_PARAMETERS_REGION",
                      "IMGPROXY_ENV_GCP_KEY", "IMGPROXY_ENV_GCP_SECRET_ID", "IMGPROXY_ENV_GCP_SECRET_VERSION_ID", "IMGPROXY_ENV_GCP_SECRET_PROJECT_ID",
                      why: "settings are read from the process' environment only; load such files or secrets into it before starting"),
-    ]
+    ] + searchVariables
 }
 
 extension ImgproxyEnvironment {

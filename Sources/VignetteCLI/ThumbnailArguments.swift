@@ -24,10 +24,11 @@ extension FrameSelection: ExpressibleByArgument {}
 
 /// `--format`: a format, or `auto` (`--alpha-format` for images with alpha, JPEG otherwise).
 enum OutputFormatChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case auto, jpeg, png, webp, heic, avif, gif, jxl, tiff, bmp, ico, svg
+    case auto, best, jpeg, png, webp, heic, avif, gif, jxl, tiff, bmp, ico, svg
 
-    /// The recipe's format, read by the one format-name parser (`ImgproxyOptions.format`): nil for auto.
-    var format: ImageFormat? { self == .auto ? nil : try? ImgproxyOptions.format(rawValue[...]) }
+    /// The recipe's format, read by the one format-name parser (`ImgproxyOptions.format`): nil for
+    /// auto and best (`SearchFlags`).
+    var format: ImageFormat? { self == .auto || self == .best ? nil : try? ImgproxyOptions.format(rawValue[...]) }
 }
 
 extension ThumbnailOptions.Fit {

@@ -53,7 +53,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Option(help: "How the image fits the box: inside (the default), cover (cropped), fill (stretched) or auto (cover when image and box are both landscape or both portrait, else inside).")
     var fit: ThumbnailOptions.Fit?
 
-    @Option(help: "Output format; auto (the default) is --alpha-format for images with alpha and JPEG otherwise (animated WebP for animated GIF and WebP inputs, see --frames).")
+    @Option(help: "Output format; auto (the default) is --alpha-format for images with alpha and JPEG otherwise (animated WebP for animated GIF and WebP inputs, see --frames); best writes each image in the smallest of the --accept formats.")
     var format: OutputFormatChoice?
 
     @Option(help: "For animated GIF and WebP inputs: all (the default) keeps every frame, the delays and the loop count (written as animated WebP, or GIF with --format gif); first writes a still of the first frame.")
@@ -65,8 +65,11 @@ struct ThumbnailCommand: AsyncParsableCommand {
     @Option(help: "What --format auto writes for images with alpha: png, webp or avif.")
     var alphaFormat: AlphaFormatChoice = .png
 
-    @Option(help: "Quality 1–100 for JPEG, WebP, HEIC and AVIF.")
-    var quality: Int?
+    @Option(help: ArgumentHelp("Quality 1–100 for JPEG, WebP, HEIC, AVIF and JPEG XL; auto[:TARGET] searches each image for the lowest quality whose result scores at least TARGET (default 80) on SSIMULACRA2.", valueName: "Q|auto[:TARGET]"))
+    var quality: QualityChoice?
+
+    @OptionGroup(title: "Best format and auto quality")
+    var search: SearchFlags
 
     @Option(help: ArgumentHelp("Gaussian blur of this standard deviation, in pixels of the thumbnail.", valueName: "SIGMA"))
     var blur: Double?
@@ -117,7 +120,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
 
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("give at least one input") }
-        if let quality, !ImageRecipe.Ranges.quality.contains(quality) { throw ValidationError("--quality must be 1–100, got \(quality)") }
+        if case .fixed(let quality) = quality, !ImageRecipe.Ranges.quality.contains(quality) { throw ValidationError("--quality must be 1–100, got \(quality)") }
         if let blur, !(blur.isFinite && ImageRecipe.Ranges.blur.contains(blur)) {
             throw ValidationError("--blur must be 0–1000, got \(blur)")
         }
@@ -141,7 +144,7 @@ struct ThumbnailCommand: AsyncParsableCommand {
         if let fit { recipe.resizingType = fit.resizingType }
         if let format { recipe.format = format.format }
         recipe.alphaFormat = alphaFormat.format
-        if let quality { recipe.quality = quality }
+        try search.apply(best: format == .best, quality: quality, to: &recipe)
         if let blur { recipe.blur = blur }
         if keepMetadata || strip == false { recipe.stripMetadata = false } else if strip == true { recipe.stripMetadata = true }
         if keepProfile { recipe.stripColourProfile = false }

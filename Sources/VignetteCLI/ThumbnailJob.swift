@@ -22,6 +22,8 @@ struct ThumbnailJob: Sendable {
         var placeholder: (kind: PlaceholderKind, value: String)?
         /// How a `--gravity face` crop was placed (`ImagePipeline.facePlacement(for:)`).
         var crop: String?
+        /// What `--quality auto` or `--format best` chose (nil for a result from the cache).
+        var choice: EncodingChoice?
     }
 
     let pipeline: ImagePipeline
@@ -53,7 +55,8 @@ struct ThumbnailJob: Sendable {
     /// id names every setting in the cache key.
     static func encoding(of recipe: ImageRecipe) throws(ImagingError) -> OutputEncoding {
         let encoding = try recipe.encoding()
-        return recipe.format == nil ? encoding.keepingAnimation(as: try recipe.encodingFormat(.webp)) : encoding
+        // `--format best` keeps animations in the formats it accepts (`ImageRecipe.bestFormat`).
+        return recipe.format == nil && recipe.bestFormat == nil ? encoding.keepingAnimation(as: try recipe.encodingFormat(.webp)) : encoding
     }
 
     func run(input: String, stem: String) async throws -> Outcome {
@@ -89,6 +92,7 @@ struct ThumbnailJob: Sendable {
                               cached: response.cacheType == .disk)
         if let placeholder, let made { outcome.placeholder = (placeholder, made) }
         outcome.crop = await pipeline.facePlacement(for: request)
+        outcome.choice = image.choice
         return outcome
     }
 

@@ -95,7 +95,7 @@ package struct ImageURLReader: Sendable {
             segments = segments.dropFirst()
         }
         let (source, fileExtension) = try Self.source(of: segments)
-        if let fileExtension, !fileExtension.isEmpty { recipe.format = try ImgproxyOptions.format(fileExtension) }
+        if let fileExtension, !fileExtension.isEmpty { try ImgproxyOptions.applyFormat(fileExtension, to: &recipe) }
         return (recipe, source, delivery)
     }
 

@@ -119,6 +119,8 @@ public struct ImgproxyOptions: Sendable {
                 let quality = try arguments.integer(index + 1, in: 0...100)
                 recipe.formatQuality[format] = quality == 0 ? nil : quality
             }
+        case "autoquality", "aq":
+            try Self.applyAutoQuality(arguments, to: &recipe)
         case "max_bytes", "mb":
             try arguments.count(1...1)
             recipe.maxBytes = try arguments.integer(0, in: ImageRecipe.Ranges.maxBytes)
@@ -158,7 +160,7 @@ public struct ImgproxyOptions: Sendable {
             recipe.quality = quality == 0 ? nil : quality
         case "format", "f", "ext":
             try arguments.count(1...1)
-            recipe.format = try Self.format(arguments.values[0])
+            try Self.applyFormat(arguments.values[0], to: &recipe)
         case "blur", "bl":
             try arguments.count(1...1)
             recipe.blur = try arguments.number(0, in: ImageRecipe.Ranges.blur)

@@ -128,6 +128,21 @@ public struct ServerConfiguration: Sendable {
     public var defaultQuality: Int?
     /// Per-format qualities, for URLs that give no quality (imgproxy's `IMGPROXY_FORMAT_QUALITY`).
     public var defaultFormatQuality: [ImageFormat: Int] = [:]
+    /// The autoquality URLs start from (imgproxy's `IMGPROXY_AUTOQUALITY_*`): on for every URL when
+    /// its method is not `none`; a URL's `aq` takes the settings it leaves empty from here (its
+    /// min or max replaces the per-format ones). imgproxy's defaults: none, qualities 70–80, AVIF
+    /// 60–65.
+    public var autoQuality = Defaults.autoQuality
+    /// The settings of `f:best` (imgproxy's `IMGPROXY_PREFERRED_FORMATS`,
+    /// `IMGPROXY_BEST_FORMAT_COMPLEXITY_THRESHOLD`, `_MAX_RESOLUTION`), and whether the source's
+    /// own bytes may be the answer (`BestFormat.passesSourceThrough`, on).
+    public var bestFormat = ImageRecipe.BestFormat()
+    /// Whether a URL without a format is answered in the best format (imgproxy's
+    /// `IMGPROXY_BEST_FORMAT_BY_DEFAULT`).
+    public var bestFormatByDefault = false
+    /// Whether a `f:best` URL may skip processing of the formats `skip_processing` lists
+    /// (imgproxy's `IMGPROXY_BEST_FORMAT_ALLOW_SKIPS`).
+    public var bestFormatAllowsSkips = false
     /// Whether animated sources made into an animated format keep their frames; false makes every
     /// result a still of the first frame (imgproxy's `IMGPROXY_MAX_ANIMATION_FRAMES=1`). On by default.
     public var keepsAnimation = true
@@ -223,6 +238,13 @@ extension ServerConfiguration {
         public static let signatureSize = 32
         /// The formats chosen from `Accept` when a URL names none.
         public static let autoFormats: Set<ImageFormat> = [.avif, .webp]
+        /// imgproxy's autoquality defaults: off, qualities 70–80, AVIF 60–65.
+        public static let autoQuality: ImageRecipe.AutoQuality = {
+            var autoQuality = ImageRecipe.AutoQuality(method: .none, minQuality: 70, maxQuality: 80)
+            autoQuality.formatMinQuality = [.avif: 60]
+            autoQuality.formatMaxQuality = [.avif: 65]
+            return autoQuality
+        }()
         /// The status of a fallback image's answer (imgproxy's default).
         public static let fallbackImageStatus = 200
     }

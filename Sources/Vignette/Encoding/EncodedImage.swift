@@ -14,13 +14,17 @@ public struct EncodedImage: Sendable, Hashable {
     public let width: Int
     /// The encoded image's height in pixels.
     public let height: Int
+    /// What an autoquality or best-format search chose (nil without one, and for results read
+    /// from the disk or shared cache, which keep bytes alone).
+    public var choice: EncodingChoice?
 
     /// Encoded bytes with their format and size.
-    public init(data: Data, format: ImageFormat, width: Int, height: Int) {
+    public init(data: Data, format: ImageFormat, width: Int, height: Int, choice: EncodingChoice? = nil) {
         self.data = data
         self.format = format
         self.width = width
         self.height = height
+        self.choice = choice
     }
 }
 
@@ -55,7 +59,8 @@ public final class EncodedImageCache: Sendable {
                 // The stored copy lives in pages of its own (`PageBackedData`): entries replaced all
                 // the time would otherwise fragment the heap.
                 let kept = EncodedImage(
-                    data: PageBackedData.copy(newValue.data), format: newValue.format, width: newValue.width, height: newValue.height)
+                    data: PageBackedData.copy(newValue.data), format: newValue.format, width: newValue.width, height: newValue.height,
+                    choice: newValue.choice)
                 storage.set(kept, forKey: key, cost: CacheEntryCost.encoded(newValue.data, key: key))
             } else {
                 _ = storage.removeValue(forKey: key)

@@ -5,7 +5,8 @@ public struct OutputEncoding: Sendable, Hashable, CustomStringConvertible {
     /// What the choice is called in cache keys; equal ids must make equal choices.
     public var id: String {
         let limited = maxBytes > 0 ? "\(choiceID)|max \(maxBytes) bytes" : choiceID
-        return keepsGainMap ? limited : limited + "|sdr"
+        let searched = search.map { limited + "|" + $0.id } ?? limited
+        return keepsGainMap ? searched : searched + "|sdr"
     }
     /// The id of the format choice alone.
     let choiceID: String
@@ -25,6 +26,9 @@ public struct OutputEncoding: Sendable, Hashable, CustomStringConvertible {
     /// Whether the result is the SVG source itself, sanitised (`SVGDocument.sanitized`), with no
     /// decode and no processing: `sanitizedSVG`, imgproxy's `f:svg`.
     public private(set) var passesSVGThrough = false
+    /// The autoquality and best-format search the result is made by (`searching(_:)`); nil
+    /// writes `format(for:)` as it is.
+    package internal(set) var search: Search?
 
     init(id: String, choose: @escaping @Sendable (Image) -> EncodingFormat) {
         choiceID = id
@@ -55,6 +59,7 @@ public struct OutputEncoding: Sendable, Hashable, CustomStringConvertible {
         guard format.keepsAnimation else { return self }
         var encoding = OutputEncoding(id: "\(choiceID)|animated:\(format.identifier)", choose: choose)
         encoding.maxBytes = maxBytes
+        encoding.search = search
         encoding.keepsGainMap = keepsGainMap
         encoding.animatedFormat = format
         return encoding

@@ -85,6 +85,9 @@ extension ImagePipeline {
                     keepingGainMap(primary, source: source, request: request, limits: limits)
                 }
             }
+            if let source = try await sourceInstead(of: encoded, request: request, encoding: encoding, loaded: loaded, work: work) {
+                encoded = source
+            }
             storeResult(encoded, for: request, encoding: encoding, diskKey: diskKey)
             return EncodeResult(image: encoded, cacheType: nil)
         }
@@ -161,7 +164,7 @@ extension ImagePipeline {
             return (try await encoded(cached.image, as: encoding, limits: limits, work: work), nil)
         }
         var loaded: Data?
-        let onePass = request.processors.isEmpty && encoding.maxBytes == 0
+        let onePass = request.processors.isEmpty && encoding.maxBytes == 0 && encoding.search == nil
         if let thumbnail = request.thumbnail, onePass || mayKeepFrames {
             let data = try await work.value(of: loadWork(for: request, trace: work.trace))
             loaded = data
@@ -195,9 +198,11 @@ extension ImagePipeline {
 
     /// `image` encoded on the encoding stage.
     private func encoded(_ image: Image, as encoding: OutputEncoding, limits: DecodingLimits, work: SharedWork<EncodeResult>) async throws -> EncodedImage {
-        try await work.run(on: self.encoding, span: "vignette.encode") { [metrics] span throws -> EncodedImage in
+        try await work.run(on: self.encoding, span: "vignette.encode") { [metrics] cancellation, span throws -> EncodedImage in
             metrics.encodes.increment()
-            return try ImagePipeline.encode(image, as: encoding, limits: limits, span: span)
+            let encoded = try ImagePipeline.encode(image, as: encoding, limits: limits, cancellation: cancellation, span: span)
+            if let choice = encoded.choice { metrics.searched(choice) }
+            return encoded
         }
     }
 
@@ -222,9 +227,12 @@ extension ImagePipeline {
     /// (`ImageEncoder.encode(_:as:maxBytes:limits:)`).
     /// `span` receives the encode's attributes.
     static func encode(
-        _ image: Image, as encoding: OutputEncoding, limits: DecodingLimits, span: (any Span)? = nil
+        _ image: Image, as encoding: OutputEncoding, limits: DecodingLimits, cancellation: ImagingCancellation? = nil, span: (any Span)? = nil
     ) throws(ImagePipelineError) -> EncodedImage {
         let format = encoding.format(for: image)
+        if let search = encoding.search {
+            return try searched(image, by: search, fallback: format, limits: limits, cancellation: cancellation, span: span)
+        }
         do throws(ImagingError) {
             let fitted = try ImageEncoder.encode(image, as: format, maxBytes: encoding.maxBytes, limits: limits)
             let encoded = EncodedImage(data: fitted.data, format: format.format, width: image.width, height: image.height)

@@ -14,6 +14,9 @@ import CoreMetrics
 /// | `vignette_decodes_total` | counter | | decodes and thumbnails that started |
 /// | `vignette_decodes_stopped_total` | counter | | decodes stopped part-way because nobody waited |
 /// | `vignette_encodes_total` | counter | | encodes of results (`encodedImage(for:as:)`) and of processed images for the disk cache |
+/// | `vignette_autoquality_formats_total` | counter | | formats an autoquality or best-format search tried (`EncodingChoice.formatsTried`) |
+/// | `vignette_autoquality_encodes_total` | counter | | encodes those searches made: divided by the formats, the encodes per format |
+/// | `vignette_autoquality_scorings_total` | counter | | SSIMULACRA2 scorings (each after a decode) those searches made |
 /// | `vignette_failures_total` | counter | `kind`: an `ImagingError.Kind`, or cancelled, invalidated, missing_in_cache, loading | failed requests |
 /// | `vignette_stage_queue_depth` | gauge | `stage`: loading, decoding, processing, encoding, disk, shared | items waiting in the stage's queue |
 /// | `vignette_stage_wait_seconds` | timer | `stage` | time items waited in the queue before starting |
@@ -35,6 +38,9 @@ struct PipelineMetrics: Sendable {
     let decodesStopped: Counter
     let encodes: Counter
     let faceDetections: Counter
+    let searchFormats: Counter
+    let searchEncodes: Counter
+    let searchScorings: Counter
 
     init(factory: (any MetricsFactory)?, sharedLayer: String = "shared") {
         self.factory = factory
@@ -56,6 +62,16 @@ struct PipelineMetrics: Sendable {
         decodesStopped = counter("vignette_decodes_stopped_total")
         encodes = counter("vignette_encodes_total")
         faceDetections = counter("vignette_face_detections_total")
+        searchFormats = counter("vignette_autoquality_formats_total")
+        searchEncodes = counter("vignette_autoquality_encodes_total")
+        searchScorings = counter("vignette_autoquality_scorings_total")
+    }
+
+    /// What an autoquality or best-format search cost.
+    func searched(_ choice: EncodingChoice) {
+        searchFormats.increment(by: Int64(choice.formatsTried))
+        searchEncodes.increment(by: Int64(choice.encodes))
+        searchScorings.increment(by: Int64(choice.scorings))
     }
 
     /// A failed request, by kind.

@@ -7,6 +7,22 @@ extension ImageRecipe {
         }
     }
 
+    /// The qualities an autoquality search tries for `format` when nothing narrows them
+    /// (`AutoQuality.qualities(for:)`): 30–95, AVIF and HEIC 20–90 (their scales run lower).
+    public static func defaultQualityRange(for format: ImageFormat) -> ClosedRange<Int> {
+        switch format {
+        case .heic, .avif: 20...90
+        default: 30...95
+        }
+    }
+
+    /// The SSIMULACRA2 score an autoquality search aims at when none is given: 80, "very high
+    /// quality" on the metric's scale.
+    public static let defaultAutoQualityTarget = 80.0
+
+    /// The score points below the target an autoquality search still takes when none is given.
+    public static let defaultAllowedScoreError = 1.0
+
     /// The formats this recipe can write (`format`, and what `encoding(accepting:)` chooses).
     public static let writableFormats: [ImageFormat] = [.jpeg, .png, .webp, .avif, .heic, .gif, .jxl, .tiff, .bmp, .ico]
 
@@ -59,7 +75,7 @@ extension ImageRecipe {
     public func encoding(accepting: Set<ImageFormat> = []) throws(ImagingError) -> OutputEncoding {
         let encoding = try chosenEncoding(accepting: accepting)
         let fitted = maxBytes > 0 ? encoding.fitting(in: maxBytes) : encoding
-        return fitted.keepingGainMap(keepGainMap)
+        return searching(fitted.keepingGainMap(keepGainMap), accepting: accepting)
     }
 
     /// Whether `encoding(accepting:)` chooses the format from what the client accepts: the recipe

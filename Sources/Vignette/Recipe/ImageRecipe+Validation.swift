@@ -20,6 +20,14 @@ extension ImageRecipe {
         public static let pixelate = 0...10_000
         /// The most bytes a result may be asked to fit (0: no limit).
         public static let maxBytes = 0...(1 << 30)
+        /// An autoquality `ssimulacra2` target: a SSIMULACRA2 score.
+        public static let autoQualityScore = 0.0...100.0
+        /// An autoquality `size` target, in bytes.
+        public static let autoQualityBytes = 1.0...Double(1 << 30)
+        /// An autoquality allowed error, in score points.
+        public static let autoQualityError = 0.0...100.0
+        /// A best-format complexity threshold (`ImageComplexity`).
+        public static let complexityThreshold = 0.0...255.0
         /// A focus point's coordinates.
         public static let focusPoint = 0.0...1.0
         /// A gravity offset: pixels, or a fraction of the side between -1 and 1.
@@ -70,6 +78,7 @@ extension ImageRecipe {
             try Self.check(crop.height, in: 0...Double(Ranges.side.upperBound), "crop height")
         }
         if let quality { try Self.check(quality, in: Ranges.quality, "quality") }
+        try validateSearch()
         for (format, quality) in formatQuality.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             try Self.check(quality, in: Ranges.quality, "\(format.rawValue) quality")
         }
@@ -119,6 +128,41 @@ extension ImageRecipe {
     static func check(_ value: Double, in range: ClosedRange<Double>, _ name: String) throws(ImagingError) {
         guard value.isFinite, range.contains(value) else {
             throw ImagingError(.invalidArgument, "\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(value)")
+        }
+    }
+}
+
+extension ImageRecipe {
+    /// The autoquality and best-format settings checked: the target in its method's range, the
+    /// qualities 1–100 with min at most max for every format, a method the format can use
+    /// (`.invalidArgument` for `aq` with a format that has no quality: PNG, GIF, ...).
+    func validateSearch() throws(ImagingError) {
+        if let best = bestFormat {
+            try Self.check(best.complexityThreshold, in: Ranges.complexityThreshold, "best format complexity threshold")
+            if best.maxPixels < 0 { throw ImagingError(.invalidArgument, "best format max resolution must be at least 0, got \(best.maxPixels)") }
+        }
+        guard let autoQuality, autoQuality.isOn else { return }
+        if let format, !Self.searchableFormats.contains(format) {
+            throw ImagingError(.invalidArgument, "autoquality: \(format.rawValue) has no quality to choose (it works with jpeg, webp, avif, heic, jxl)")
+        }
+        switch autoQuality.method {
+        case .size:
+            guard let target = autoQuality.target else { throw ImagingError(.invalidArgument, "autoquality target: the size method needs a size in bytes") }
+            try Self.check(target, in: Ranges.autoQualityBytes, "autoquality target (bytes)")
+        case .ssimulacra2:
+            try Self.check(autoQuality.effectiveTarget, in: Ranges.autoQualityScore, "autoquality target (SSIMULACRA2 score)")
+            try Self.check(autoQuality.effectiveAllowedError, in: Ranges.autoQualityError, "autoquality allowed error")
+        case .none:
+            break
+        }
+        if autoQuality.maxPixels < 0 { throw ImagingError(.invalidArgument, "autoquality max resolution must be at least 0, got \(autoQuality.maxPixels)") }
+        for format in Self.searchableFormats.sorted(by: { $0.rawValue < $1.rawValue }) {
+            let (low, high) = autoQuality.qualities(for: format)
+            try Self.check(low, in: Ranges.quality, "autoquality min quality")
+            try Self.check(high, in: Ranges.quality, "autoquality max quality")
+            guard low <= high else {
+                throw ImagingError(.invalidArgument, "autoquality min quality \(low) is above max quality \(high) (for \(format.rawValue))")
+            }
         }
     }
 }

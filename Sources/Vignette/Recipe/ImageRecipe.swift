@@ -126,6 +126,10 @@ public struct ImageRecipe: Sendable, Hashable, Codable {
     /// The most bytes the result may have: the quality is lowered (by bisection) until it fits,
     /// or the smallest result is given; 0 is no limit. Applies to JPEG, WebP, AVIF, HEIC and JPEG XL.
     public var maxBytes = 0
+    /// The quality chosen per image by a search (imgproxy's `autoquality`); nil for fixed qualities.
+    public var autoQuality: AutoQuality?
+    /// The format chosen per image as the smallest of several (imgproxy's `f:best`); nil otherwise.
+    public var bestFormat: BestFormat?
     /// Limits for this result that may only lower the configured ones.
     public var limits = Limits()
     /// Changes the result's key (caches, ETag) without changing the image.

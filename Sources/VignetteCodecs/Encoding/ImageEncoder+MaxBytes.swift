@@ -10,6 +10,8 @@ extension ImageEncoder {
     package struct Fitted: Sendable {
         package let data: Data
         package let quality: Int?
+        /// How many encodes it took.
+        package var encodes = 1
     }
 
     /// `image` encoded as `format` within `maxBytes` (0: no budget): `fitted(_:in:_:)`.
@@ -29,23 +31,30 @@ extension ImageEncoder {
         }
     }
 
-    /// What `encode` makes as `format`, over `maxBytes` (when not 0) at the highest quality (at
-    /// most the format's own) whose result fits, found by bisection, or the smallest result when
-    /// none fits; a lossless format, or a result that fits at once, is encoded once.
+    /// What `encode` makes as `format`, over `maxBytes` (when not 0) at the highest quality in
+    /// `qualities` (nil: 1 to the format's own) whose result fits, found by bisection with at most
+    /// `maxEncodes` encodes (the first at the top of the range), or the smallest result when none
+    /// fits; a lossless format, or a result that fits at once, is encoded once. The one search by
+    /// bytes: `max_bytes` and autoquality's `size` method both use it.
     package static func fitted(
-        _ format: EncodingFormat, in maxBytes: Int, _ encode: (EncodingFormat) throws(ImagingError) -> Data
+        _ format: EncodingFormat, in maxBytes: Int, qualities: ClosedRange<Int>? = nil, maxEncodes: Int = .max,
+        _ encode: (EncodingFormat) throws(ImagingError) -> Data
     ) throws(ImagingError) -> Fitted {
-        var data = try encode(format)
-        guard maxBytes > 0, data.count > maxBytes, let quality = format.lossyQuality, quality > 1 else {
-            return Fitted(data: data, quality: format.lossyQuality)
+        let start = if let qualities, format.lossyQuality != nil { format.with(quality: qualities.upperBound) } else { format }
+        var data = try encode(start)
+        let floor = qualities?.lowerBound ?? 1
+        guard maxBytes > 0, data.count > maxBytes, let quality = start.lossyQuality, quality > floor else {
+            return Fitted(data: data, quality: start.lossyQuality)
         }
         // The best fit so far, the smallest result so far, and the quality range still to try.
-        var (low, high) = (1, quality - 1)
+        var (low, high) = (floor, quality - 1)
         var chosen = quality
         var smallest = Fitted(data: data, quality: quality)
-        while low <= high {
+        var encodes = 1
+        while low <= high, encodes < maxEncodes {
             let middle = (low + high + 1) / 2
             let attempt = try encode(format.with(quality: middle))
+            encodes += 1
             if attempt.count < smallest.data.count { smallest = Fitted(data: attempt, quality: middle) }
             if attempt.count <= maxBytes {
                 (data, chosen) = (attempt, middle)
@@ -54,6 +63,8 @@ extension ImageEncoder {
                 high = middle - 1
             }
         }
-        return data.count > maxBytes ? smallest : Fitted(data: data, quality: chosen)
+        var fitted = data.count > maxBytes ? smallest : Fitted(data: data, quality: chosen)
+        fitted.encodes = encodes
+        return fitted
     }
 }

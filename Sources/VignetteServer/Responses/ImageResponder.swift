@@ -154,6 +154,7 @@ public struct ImageResponder: Sendable {
         let pipeline = pipeline
         let image = try await run(plan) { try await pipeline.encodedImage(for: plan.request, as: plan.encoding).image }
         if let value = disposition(image.format) { headers.append(("Content-Disposition", value)) }
+        if let choice = image.choice { headers.append(("Vignette-Encoding", choice.description)) }
         if let placement = await pipeline.facePlacement(for: plan.request) {
             warnOfNoFaceModel()
             headers.append(("Vignette-Crop", placement))

@@ -61,8 +61,10 @@ extension ThumbnailServer {
             if let format = preference.first(where: { enforced.contains($0) && named.contains($0) }) { recipe.format = format }
             return ClientFormats(accepted: [], varies: true)
         }
+        if recipe.bestFormat == nil, configuration.bestFormatByDefault { recipe.bestFormat = configuration.bestFormat }
         let chosen = configuration.autoFormats.union(enforced)
-        if chosen.contains(.jxl), named.contains(.jxl) { recipe.format = .jxl }
+        // `f:best` weighs JPEG XL with the others (`ImageRecipe.bestFormat`).
+        if chosen.contains(.jxl), named.contains(.jxl), recipe.bestFormat == nil { recipe.format = .jxl }
         return ClientFormats(accepted: named.intersection(chosen), varies: !chosen.isEmpty)
     }
 
@@ -75,6 +77,7 @@ extension ThumbnailServer {
             recipe.quality = configuration.defaultQuality
         }
         if !configuration.keepsAnimation { recipe.frames = .first }
+        applySearchDefaults(to: &recipe)
         if let limit = configuration.maxResultDimension {
             recipe.limits.maxResultSide = min(recipe.limits.maxResultSide ?? limit, limit)
         }
@@ -193,8 +196,9 @@ extension ThumbnailServer {
         let info = try? ImageDecoder(limits: configuration.decodingLimits).probe(data)
         let format = info?.format
         if !delivery.raw {
+            let bestSkips = order.recipe.bestFormat != nil && configuration.bestFormatAllowsSkips
             guard let info, delivery.skipProcessing.contains(info.format),
-                order.recipe.outputFormat(hasAlpha: info.hasAlpha, accepting: accepted) == info.format
+                bestSkips || order.recipe.outputFormat(hasAlpha: info.hasAlpha, accepting: accepted) == info.format
             else { return nil }
         }
         var headers = [

@@ -90,6 +90,15 @@ enum ConformanceTable {
         Row("defaultFormatQuality") { $0.defaultFormatQuality = [.webp: 30, .png: 20] },
         Row("keepsAnimation") { $0.keepsAnimation = false },
         Row("maxResultDimension") { $0.maxResultDimension = 16 },
+        Row("autoQuality") { $0.autoQuality.method = .ssimulacra2 },
+        Row("bestFormat", covers: ["bestFormat", "bestFormatByDefault"]) {
+            $0.bestFormatByDefault = true
+            $0.bestFormat.passesSourceThrough = false
+        },
+        Row("bestFormatAllowsSkips", covers: ["bestFormatAllowsSkips", "bestFormatByDefault"]) {
+            $0.bestFormatByDefault = true
+            $0.bestFormatAllowsSkips = true
+        },
         Row("fallbackImage", fallback),
         Row("fallbackImageStatus") {
             fallback(&$0)
