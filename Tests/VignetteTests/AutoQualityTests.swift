@@ -44,6 +44,15 @@ struct AutoQualityTests {
         #expect(try prepared.score(ImageDecoder().decode(lower)) < score)
     }
 
+    @Test("ssimulacra2: an image with alpha written as JPEG is scored against itself flattened onto white, as the encoder flattens it")
+    func alphaAsJPEG() async throws {
+        let (encoded, reference) = try await made(recipe(.jpeg, target: 80), path: Files.fixture("alpha.png"))
+        let choice = try #require(encoded.choice)
+        #expect(choice.reachedTarget, "\(choice)")
+        let score = try SSIMULACRA2Reference(image: reference.flattened()).score(ImageDecoder().decode(encoded.data))
+        #expect(score >= 79, "scored \(score) at q\(choice.quality ?? 0)")
+    }
+
     @Test("ssimulacra2: a target the max quality cannot reach gives the max, said in the choice")
     func unreachable() async throws {
         let (encoded, _) = try await made(recipe(.jpeg, target: 99, min: 20, max: 40), path: photo)

@@ -33,6 +33,21 @@ struct AutoQualitySearch {
         let choice: EncodingChoice
     }
 
+    /// The references candidates are scored against, each prepared once: the image itself, and for
+    /// an image with alpha written as JPEG, the image flattened onto white as the JPEG encoder
+    /// flattens it (`Image.flattened()`), so that the search measures the encoding, not the lost alpha.
+    private struct References {
+        private var prepared: [Bool: SSIMULACRA2Reference] = [:]
+
+        mutating func reference(for image: Image, writtenAs format: EncodingFormat) throws(ImagingError) -> SSIMULACRA2Reference {
+            let flattens = image.hasAlpha && format.format == .jpeg
+            if let made = prepared[flattens] { return made }
+            let made = try SSIMULACRA2Reference(image: flattens ? image.flattened() : image)
+            prepared[flattens] = made
+            return made
+        }
+    }
+
     /// One format's result.
     private struct Trial {
         var data: Data
@@ -53,12 +68,12 @@ struct AutoQualitySearch {
             formats = lossy.isEmpty ? [fallback] : lossy
             if try ImageComplexity.score(image) < best.complexityThreshold { formats += search.lossless }
         }
-        var reference: SSIMULACRA2Reference?
+        var references = References()
         var chosen: Trial?
         var (encodes, scorings) = (0, 0)
         for format in formats {
             try checkCancelled()
-            let trial = try self.trial(format, image: image, pixels: pixels, reference: &reference)
+            let trial = try self.trial(format, image: image, pixels: pixels, references: &references)
             (encodes, scorings) = (encodes + trial.encodes, scorings + trial.scorings)
             if let best = chosen, best.data.count <= trial.data.count { continue }
             chosen = trial
@@ -77,7 +92,7 @@ struct AutoQualitySearch {
 
     /// `format`'s result: searched when it has a quality and the search applies to the image,
     /// else written once at its set quality.
-    private func trial(_ format: EncodingFormat, image: Image, pixels: Int, reference: inout SSIMULACRA2Reference?) throws(ImagingError) -> Trial {
+    private func trial(_ format: EncodingFormat, image: Image, pixels: Int, references: inout References) throws(ImagingError) -> Trial {
         guard let autoQuality = search.autoQuality, autoQuality.isOn, format.lossyQuality != nil,
             autoQuality.maxPixels == 0 || pixels <= autoQuality.maxPixels
         else {
@@ -100,8 +115,7 @@ struct AutoQualitySearch {
                 let top = format.with(quality: high)
                 return Trial(data: try encode(image, top), format: top, encodes: 1)
             }
-            if reference == nil { reference = try SSIMULACRA2Reference(image: image) }
-            guard let reference else { throw ImagingError(.operationFailed, "no SSIMULACRA2 reference") }
+            let reference = try references.reference(for: image, writtenAs: format)
             return try scoreSearch(format, image: image, reference: reference, qualities: low...high, autoQuality: autoQuality)
         }
     }
