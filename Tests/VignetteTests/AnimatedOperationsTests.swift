@@ -83,8 +83,10 @@ struct AnimatedOperationsTests {
                 let kept = animated.frames[index]
                 #expect(kept.width == made.width && kept.height == made.height, "\(option) of \(path), frame \(index)")
                 // Within lossy WebP's error at q:100 (4:2:0 chroma: a mean of 1–3, edges up to ~30 a band).
-                #expect(try kept.perceptualHash().distance(to: try made.perceptualHash()) <= 8, "\(option) of \(path), frame \(index)")
-                #expect(try Self.meanDifference(kept, made) < 6, "\(option) of \(path), frame \(index)")
+                // dHash is unsteady on a nearly flat window (a transparent corner): there the pixels decide.
+                let difference = try Self.meanDifference(kept, made)
+                #expect(difference < 6, "\(option) of \(path), frame \(index)")
+                #expect(try kept.perceptualHash().distance(to: try made.perceptualHash()) <= 8 || difference < 2, "\(option) of \(path), frame \(index)")
             }
         }
     }
