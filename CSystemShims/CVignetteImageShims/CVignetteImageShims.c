@@ -459,6 +459,13 @@ int vgn_rot(VipsImage *in, VipsImage **out, int quarter_turns) {
     return vips_rot(in, out, angle, NULL);
 }
 
+int vgn_rotate_angle(VipsImage *in, VipsImage **out, double angle, const double *background, int count) {
+    VipsArrayDouble *array = vips_array_double_new(background, count);
+    int result = vips_rotate(in, out, angle, "background", array, NULL);
+    vips_area_unref(VIPS_AREA(array));
+    return result;
+}
+
 int vgn_flip(VipsImage *in, VipsImage **out, int horizontal) {
     return vips_flip(in, out, horizontal ? VIPS_DIRECTION_HORIZONTAL : VIPS_DIRECTION_VERTICAL, NULL);
 }

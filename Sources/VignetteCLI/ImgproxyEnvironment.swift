@@ -396,12 +396,15 @@ extension ImgproxyEnvironment {
             let bytes = try value.integer(in: 0...Int(Int32.max))
             if bytes > 0 { env.updateLimits { $0.maxInputBytes = bytes } }
         },
-        Variable("IMGPROXY_MAX_ANIMATION_FRAMES", support: .differs("1 makes stills of the first frame, as in imgproxy; above 1 a source with more frames is refused (413) instead of cut to the first N; unset, animations keep every frame (imgproxy: 1)")) { value, env in
+        Variable("IMGPROXY_MAX_ANIMATION_FRAMES", support: .differs("1 makes stills of the first frame and above 1 frames past it are dropped, as in imgproxy; unset, animations keep up to 1000 frames (imgproxy: 1)")) { value, env in
             let frames = try value.integer(in: 1...1_000_000)
             env.configuration.keepsAnimation = frames > 1
             if frames > 1 { env.updateLimits { $0.maxFrames = frames } }
         },
-        .unsupported("IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION", why: "Vignette's frame-resolution limit would limit still images too (it checks the source's pixels, an animation's being one frame's); use IMGPROXY_MAX_SRC_RESOLUTION"),
+        Variable("IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION", support: .differs("megapixels a frame of an animation kept whole may have (0: no limit of its own); an animation's frames count against Vignette's decoded-pixel budget either way, where imgproxy checks their sum against IMGPROXY_MAX_SRC_RESOLUTION when it is 0")) { value, env in
+            let pixels = value.text.trimmingWhitespace() == "0" ? Int.max : try value.megapixels()
+            env.updateLimits { $0.maxAnimationFramePixels = pixels }
+        },
         Variable("IMGPROXY_MAX_RESULT_DIMENSION") { value, env in
             let side = try value.integer(in: 0...ServerConfiguration.Ranges.resultDimension.upperBound)
             env.configuration.maxResultDimension = side > 0 ? side : nil

@@ -15,7 +15,7 @@ struct OperationFlags: ParsableArguments {
     @Option(help: ArgumentHelp("Multiply the box by X, a device pixel ratio above 0 and at most 8, before the resize: --size 100 --dpr 2 makes a 200×200 box.", valueName: "X"))
     var dpr: String?
 
-    @Option(help: ArgumentHelp("1. Turn clockwise by 0, 90, 180 or 270 degrees; the result of a quarter turn still fits the box (the thumbnail is made in the box turned back).", valueName: "DEGREES"))
+    @Option(help: ArgumentHelp("1. Turn clockwise by this many degrees: a quarter turn (90, 180, 270, -90…) still fits the box (the thumbnail is made in the box turned back); any other angle turns the thumbnail onto a canvas grown to fit it, the corners --background (else transparent where the image has alpha, else white).", valueName: "DEGREES"))
     var rotate: String?
 
     @Flag(help: "2. Mirror top to bottom.")
@@ -104,8 +104,8 @@ struct OperationFlags: ParsableArguments {
             recipe.dpr = value
         }
         if let rotate {
-            guard let value = Int(rotate), [0, 90, 180, 270].contains(value) else {
-                throw CommandFailure("--rotate must be 0, 90, 180 or 270, got \(Console.escaped(rotate))")
+            guard let value = Double(rotate), value.isFinite, abs(value) <= ImageRecipe.Ranges.rotation.upperBound else {
+                throw CommandFailure("--rotate must be a number of degrees, got \(Console.escaped(rotate))")
             }
             recipe.rotation = value
         }

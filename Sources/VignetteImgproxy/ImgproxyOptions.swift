@@ -169,9 +169,9 @@ public struct ImgproxyOptions: Sendable {
             recipe.sharpen = try arguments.number(0, in: ImageRecipe.Ranges.sharpen)
         case "rotate", "rot":
             try arguments.count(1...1)
-            let angle = try arguments.integer(0, in: 0...360)
-            guard angle % 90 == 0 else { throw Self.invalid("\(arguments.option): the angle must be a multiple of 90") }
-            recipe.rotation = angle % 360
+            // Any angle (an extension: imgproxy takes multiples of 90 only), wrapped into 0..<360.
+            let angle = try arguments.number(0, in: ImageRecipe.Ranges.rotation).truncatingRemainder(dividingBy: 360)
+            recipe.rotation = angle < 0 ? angle + 360 : angle + 0
         case "background", "bg":
             recipe.background = try arguments.colour()
         case "dpr":

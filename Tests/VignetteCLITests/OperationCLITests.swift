@@ -48,6 +48,17 @@ struct OperationCLITests {
         return Array(buffer.bytes[start..<start + min(3, buffer.bands)])
     }
 
+    @Test("--rotate by any angle: the canvas grows to the rotated box, the picture is vips rotate's on white")
+    func rotateByAngle() async throws {
+        let turned = try await made("baseline.jpg", ["--rotate", "45"])
+        defer { try? FileManager.default.removeItem(at: turned.folder) }
+        // 200×150 turned by 45°: (200 + 150) × cos 45° = 247.5, rounded as vips_rotate rounds it.
+        #expect(turned.info.width == 247 && turned.info.height == 247)
+        let expected = try await reference("baseline.jpg", [["rotate", "45", "--background", "255 255 255"]])
+        #expect(expected.width == 247 && expected.height == 247)
+        #expect(try turned.hash.distance(to: expected.perceptualHash()) <= 2)
+    }
+
     @Test("--rotate turns clockwise: the sides swap for a quarter turn, and the picture is vips rot's", arguments: [90, 180, 270])
     func rotate(degrees: Int) async throws {
         let turned = try await made("baseline.jpg", ["--rotate", "\(degrees)"])
@@ -224,7 +235,7 @@ struct OperationCLITests {
     }
 
     @Test("bad values are one line naming the flag, exit 2, nothing written", arguments: [
-        (["--rotate", "45"], "--rotate"), (["--rotate", "ninety"], "--rotate"), (["--background", "nope"], "--background"),
+        (["--rotate", "nan"], "--rotate"), (["--rotate", "ninety"], "--rotate"), (["--rotate", "inf"], "--rotate"), (["--background", "nope"], "--background"),
         (["--background", "300,0,0"], "--background"), (["--background", "ff00"], "--background"), (["--dpr", "0"], "--dpr"),
         (["--dpr", "nan"], "--dpr"), (["--dpr", "9"], "--dpr"), (["--sharpen", "101"], "--sharpen"), (["--sharpen=-1"], "--sharpen"),
         (["--size", "100000", "--dpr", "2"], "--dpr"), (["--size", "20000", "--extend"], "--extend"),

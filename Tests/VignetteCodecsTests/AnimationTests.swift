@@ -163,14 +163,16 @@ struct AnimationTests {
         limits.maxPixels = 160 * 120 * 5
         #expect(try Thumbnailer(options: options, limits: limits).animatedThumbnail(data).animation.frameCount == 5)
 
+        // Frames past the frame limit are dropped, as imgproxy drops them; the others keep their delays.
         var frameLimit = DecodingLimits.untrusted
         frameLimit.maxFrames = 4
-        do {
-            _ = try Thumbnailer(options: options, limits: frameLimit).animatedThumbnail(data)
-            Issue.record("5 frames passed a limit of 4")
-        } catch {
-            #expect(error.kind == .limitExceeded)
-        }
+        let cut = try Thumbnailer(options: options, limits: frameLimit).animatedThumbnail(data).animation
+        #expect(cut.frameCount == 4 && cut.delays == [100, 200, 300, 400])
+        #expect(try ImageDecoder(limits: frameLimit).decodeAnimation(data).frameCount == 4)
+        // A frame over the frame-resolution limit is refused.
+        var frameSize = DecodingLimits.untrusted
+        frameSize.maxAnimationFramePixels = 160 * 120 - 1
+        #expect(throws: ImagingError.self) { try Thumbnailer(options: options, limits: frameSize).animatedThumbnail(data) }
     }
 
     @Test("Animation refuses frames of different sizes and mismatched delays")

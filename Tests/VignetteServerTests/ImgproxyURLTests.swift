@@ -130,7 +130,7 @@ struct ImgproxyURLTests {
         "", "nothing", "/", "/_", "/_/", "/_/w:10", "/_/w:10/plain/", "/_/w:10/plain/@png", "/_/nope:1/plain/local:///a.jpg",
         "/_/w:abc/plain/local:///a.jpg", "/_/w:-1/plain/local:///a.jpg", "/_/w:100001/plain/local:///a.jpg",
         "/_/w:1:2/plain/local:///a.jpg", "/_/rs:zoom:1:1/plain/local:///a.jpg", "/_/el:yes/plain/local:///a.jpg",
-        "/_/g:middle/plain/local:///a.jpg", "/_/q:101/plain/local:///a.jpg", "/_/rot:45/plain/local:///a.jpg",
+        "/_/g:middle/plain/local:///a.jpg", "/_/q:101/plain/local:///a.jpg", "/_/rot:nan/plain/local:///a.jpg", "/_/rot:inf/plain/local:///a.jpg", "/_/rot:/plain/local:///a.jpg", "/_/rot:abc/plain/local:///a.jpg",
         "/_/bg:12345/plain/local:///a.jpg", "/_/bg:1:2/plain/local:///a.jpg", "/_/bg:300:0:0/plain/local:///a.jpg",
         "/_/dpr:0/plain/local:///a.jpg", "/_/dpr:9/plain/local:///a.jpg", "/_/bl:nan/plain/local:///a.jpg",
         "/_/bl:1e400/plain/local:///a.jpg", "/_/w:10/plain/local:///a%zz.jpg", "/_/w:10/!!!.png", "/_/w:10/enc/abc",

@@ -64,7 +64,7 @@ struct ImageRecipeTests {
     func anchors(rotation: Int, flip: Bool, flop: Bool, asked: Gravity, made: Gravity) {
         let options = ThumbnailOptions(width: 10, height: 10, fit: .cover, crop: asked)
         let turned = recipe {
-            $0.rotation = rotation
+            $0.rotation = Double(rotation)
             $0.flipVertically = flip
             $0.flipHorizontally = flop
         }.turned(options)
@@ -89,7 +89,7 @@ struct ImageRecipeTests {
     @Test("validate refuses dpr 0, above 8 or not a number, angles off the quarter turns, sharpen, blur and quality out of range")
     func validation() {
         let bad: [(inout ImageRecipe) -> Void] = [
-            { $0.dpr = 0 }, { $0.dpr = 8.5 }, { $0.dpr = .infinity }, { $0.rotation = 45 }, { $0.sharpen = -1 }, { $0.sharpen = 101 },
+            { $0.dpr = 0 }, { $0.dpr = 8.5 }, { $0.dpr = .infinity }, { $0.rotation = .nan }, { $0.sharpen = -1 }, { $0.sharpen = 101 },
             { $0.blur = 1001 }, { $0.quality = 0 }, { $0.formatQuality[.webp] = 101 }, { $0.width = -1 }, { $0.height = 100_001 },
             { $0.width = 60_000; $0.dpr = 2 },
         ]

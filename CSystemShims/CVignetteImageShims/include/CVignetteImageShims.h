@@ -99,6 +99,9 @@ int vgn_find_trim(VipsImage *in, int *left, int *top, int *width, int *height, d
 int vgn_sharpen(VipsImage *in, VipsImage **out, double sigma);
 /// vips_rot by 0–3 quarter turns clockwise.
 int vgn_rot(VipsImage *in, VipsImage **out, int quarter_turns);
+// vips_rotate is variadic (background): a turn by any angle (clockwise on screen for a positive
+// angle), the canvas grown to the rotated bounding box, the corners filled with `background`.
+int vgn_rotate_angle(VipsImage *in, VipsImage **out, double angle, const double *background, int count);
 /// vips_flip: left-right when `horizontal`, else top-bottom.
 int vgn_flip(VipsImage *in, VipsImage **out, int horizontal);
 /// vips_gravity: `in` placed in a width × height canvas at the compass `direction`

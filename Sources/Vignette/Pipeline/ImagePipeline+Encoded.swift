@@ -159,34 +159,38 @@ extension ImagePipeline {
             return (svg, data)
         }
         // An animation is told from a still by its bytes: those requests load them first.
-        let mayKeepFrames = encoding.animatedFormat != nil && request.thumbnail?.frames == .all
+        let mayKeepFrames = encoding.animatedFormat != nil && request.keptFrames == .all
         if !mayKeepFrames, let cached = cachedImage(for: request), !cached.isPreview {
             return (try await encoded(cached.image, as: encoding, limits: limits, work: work), nil)
         }
         var loaded: Data?
-        let onePass = request.processors.isEmpty && encoding.maxBytes == 0 && encoding.search == nil
-        if let thumbnail = request.thumbnail, onePass || mayKeepFrames {
+        if mayKeepFrames {
             let data = try await work.value(of: loadWork(for: request, trace: work.trace))
             loaded = data
-            if mayKeepFrames, Animation.mightBeAnimated(prefix: data.prefix(21)) {
-                let placed = try await keepingFaces(thumbnail, request: request, data: data, work: work)
-                let animated = try await work.run(on: decoding, span: "vignette.decode_encode") { [self] cancellation, span in
+            if Animation.mightBeAnimated(prefix: data.prefix(21)) {
+                // Thumbnailed on load, or decoded whole (a trim or a crop first): one path for both.
+                var placed: ThumbnailOptions?
+                if let thumbnail = request.thumbnail { placed = try await keepingFaces(thumbnail, request: request, data: data, work: work) }
+                let animated = try await work.run(on: decoding, span: "vignette.decode_encode") { [self, placed] cancellation, span in
                     try encodedAnimation(
                         data, request: request, thumbnail: placed, as: encoding, limits: limits, cancellation: cancellation, span: span)
                 }
                 if let animated { return (animated, data) }
             }
-            if onePass {
-                // A thumbnail and nothing else: decoded, resized and encoded in one libvips
-                // pass (the thumbnail is never held in memory in between), on a decoding thread.
-                let thumbnail = try await keepingFaces(thumbnail, request: request, data: data, work: work)
-                let made = try await work.run(on: decoding, span: "vignette.decode_encode") { [self] cancellation, span in
-                    try encodedThumbnail(
-                        data, thumbnail: thumbnail, as: encoding, limits: limits, cancellation: cancellation, span: span,
-                        warnings: warnings(for: request))
-                }
-                return (made, data)
+        }
+        let onePass = request.processors.isEmpty && encoding.maxBytes == 0 && encoding.search == nil
+        if let thumbnail = request.thumbnail, onePass {
+            let data: Data
+            if let loaded { data = loaded } else { data = try await work.value(of: loadWork(for: request, trace: work.trace)) }
+            // A thumbnail and nothing else: decoded, resized and encoded in one libvips
+            // pass (the thumbnail is never held in memory in between), on a decoding thread.
+            let thumbnail = try await keepingFaces(thumbnail, request: request, data: data, work: work)
+            let made = try await work.run(on: decoding, span: "vignette.decode_encode") { [self] cancellation, span in
+                try encodedThumbnail(
+                    data, thumbnail: thumbnail, as: encoding, limits: limits, cancellation: cancellation, span: span,
+                    warnings: warnings(for: request))
             }
+            return (made, data)
         }
         // A JPEG may keep the source's gain map, read from its bytes: loaded once, here.
         if loaded == nil, encoding.keepsGainMap { loaded = try await work.value(of: loadWork(for: request, trace: work.trace)) }
@@ -244,23 +248,31 @@ extension ImagePipeline {
     }
 
     /// `request`'s result when `data` is an animated GIF or WebP and `encoding` keeps animations
-    /// (`OutputEncoding.animatedFormat`): every frame thumbnailed (`Thumbnailer.animatedThumbnail`),
-    /// run through the processors (`Animation.processed(by:limits:)`, one at a time, so a failure
-    /// names its processor) and encoded with its delays and loop count, within `maxBytes`; nil for
-    /// a still (one page, or a format without animation), which takes the still routes.
+    /// (`OutputEncoding.animatedFormat`): every frame (up to the frame limit) thumbnailed on load
+    /// (`Thumbnailer.animatedThumbnail`), or, for a request decoded whole (`thumbnail` nil: a trim
+    /// or a crop first), decoded whole (`ImageDecoder.decodeAnimation`); then run through the
+    /// processors (`Animation.processed(by:limits:)`, one at a time, so a failure names its
+    /// processor; a window is placed once for all frames, `AnimationProcessing`, and a faces
+    /// crop on the first frame's faces) and encoded with its delays and loop count, within
+    /// `maxBytes`; nil for a still (one page, or a format without animation), which takes the still routes.
     func encodedAnimation(
-        _ data: Data, request: ImageRequest, thumbnail: ThumbnailOptions, as encoding: OutputEncoding, limits: DecodingLimits,
+        _ data: Data, request: ImageRequest, thumbnail: ThumbnailOptions?, as encoding: OutputEncoding, limits: DecodingLimits,
         cancellation: ImagingCancellation, span: (any Span)? = nil
     ) throws -> EncodedImage? {
         guard encoding.animatedFormat != nil else { return nil }
         let info: ImageInfo
         do { info = try ImageDecoder(limits: limits).probe(data) } catch { throw ImagePipelineError.decodingFailed(error) }
-        guard let format = encoding.animatedFormat(for: info, thumbnail: thumbnail) else { return nil }
+        let frames = thumbnail ?? request.wholeThumbnail
+        guard let format = encoding.animatedFormat(for: info, thumbnail: frames), limits.keptFrames(info.pages) > 1 else { return nil }
         warnings(for: request).ignoredProfile(info.ignoredProfile)
         metrics.decodes.increment()
         var animation: Animation
         do {
-            animation = try Thumbnailer(options: thumbnail, limits: limits).animatedThumbnail(data, cancellation: cancellation).animation
+            if let thumbnail {
+                animation = try Thumbnailer(options: thumbnail, limits: limits).animatedThumbnail(data, cancellation: cancellation).animation
+            } else {
+                animation = try ImageDecoder(limits: limits).decodeAnimation(data, cancellation: cancellation)
+            }
         } catch where error.kind == .cancelled {
             graph.withLock { $0.decodesStopped += 1 }
             metrics.decodesStopped.increment()
@@ -269,8 +281,10 @@ extension ImagePipeline {
             throw ImagePipelineError.decodingFailed(error)
         }
         for processor in request.processors {
+            if cancellation.isCancelled { throw CancellationError() }
             do {
-                animation = try animation.processed(by: [processor], limits: limits)
+                let placed = try keepingFaces(processor, input: animation.frames[0])
+                animation = try animation.processed(by: [placed], limits: limits)
             } catch {
                 throw ImagePipelineError.processingFailed(processor: processor.identifier, error)
             }

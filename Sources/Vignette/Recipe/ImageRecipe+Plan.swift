@@ -9,24 +9,38 @@ package struct RecipePlan: Sendable {
     public var processors: [any ImageProcessing]
     /// Whether the thumbnail is turned by a quarter turn after it is made.
     public var turnsBox: Bool
+    /// A turn by an angle that is not a multiple of 90, made after the resize (0 for none).
+    public var angle: Double = 0
     /// Whether the source is decoded whole (a trim or a crop comes before the resize): then the
     /// thumbnail is made by a processor (`ImageProcessors.Thumbnail`) after them, not on load.
     public var decodesWhole = false
 
     /// The size of the result of a source whose header is `info`, worked out from the header
     /// alone (`Thumbnailer.resultSize(for:)`: the thumbnail, extended and padded), turned by a
-    /// quarter turn.
+    /// quarter turn, or by `angle` (`Image.rotatedSize`) before the canvas is added.
     public func outputSize(for info: ImageInfo) -> PixelSize {
-        turned(Thumbnailer(options: thumbnail).resultSize(for: info))
+        turned { Thumbnailer(options: $0).resultSize(for: info) }
     }
 
     /// `outputSize(for:)` of a source whose size, once upright, is `source`.
     public func outputSize(forUpright source: PixelSize) -> PixelSize {
-        turned(Thumbnailer(options: thumbnail).resultSize(forUpright: source))
+        turned { Thumbnailer(options: $0).resultSize(forUpright: source) }
     }
 
-    private func turned(_ size: PixelSize) -> PixelSize {
-        turnsBox ? PixelSize(width: size.height, height: size.width) : size
+    /// The size `result` gives for the thumbnail, turned. For a turn by an angle the canvas comes
+    /// after the turn: padding adds what it adds to the unturned thumbnail; an extended canvas is
+    /// at least what it is unturned.
+    private func turned(_ result: (ThumbnailOptions) -> PixelSize) -> PixelSize {
+        let whole = result(thumbnail)
+        guard angle != 0 else { return turnsBox ? PixelSize(width: whole.height, height: whole.width) : whole }
+        var bare = thumbnail
+        bare.canvas = ResultCanvas()
+        let output = result(bare)
+        let rotated = Image.rotatedSize(output, degrees: angle)
+        if thumbnail.canvas.extendsToBox || thumbnail.canvas.extendsToAspectRatio {
+            return PixelSize(width: max(rotated.width, whole.width), height: max(rotated.height, whole.height))
+        }
+        return PixelSize(width: rotated.width + whole.width - output.width, height: rotated.height + whole.height - output.height)
     }
 
     /// The thumbnail the request makes as it loads the source: none when it is decoded whole.
@@ -36,11 +50,11 @@ package struct RecipePlan: Sendable {
 extension ImageRecipe {
     /// The format and size of the result `plan` (this recipe's) and `encoding` make of an input
     /// whose header is `info`, worked out from the header alone, to name an output before anything
-    /// is decoded: an animation kept whole in `encoding`'s animated format
+    /// is decoded: an animation kept whole in `encoding`'s animated format (decoded whole or not)
     /// (`OutputEncoding.animatedFormat(for:thumbnail:)`), else the format this recipe writes for
     /// an image with or without alpha; the size `RecipePlan.outputSize(for:)` says.
     package func expectedOutput(for info: ImageInfo, plan: RecipePlan, encoding: OutputEncoding) -> (format: ImageFormat, size: PixelSize) {
-        let animated = encoding.animatedFormat(for: info, thumbnail: plan.thumbnailOnLoad)
+        let animated = encoding.animatedFormat(for: info, thumbnail: plan.thumbnail)
         let size = plan.outputSize(for: info)
         return (animated?.format ?? outputFormat(hasAlpha: info.hasAlpha), size)
     }
@@ -84,6 +98,7 @@ extension ImageRecipe {
         thumbnail.page = page
         thumbnail.videoSecond = videoSecond
         var plan = RecipePlan(thumbnail: thumbnail, processors: processors(watermark: watermark), turnsBox: turnsBox)
+        if turnsByAngle { plan.angle = rotation }
         if trim != nil || crop != nil {
             plan.decodesWhole = true
             plan.processors = beforeResize(thumbnail) + [ImageProcessors.Thumbnail(options: thumbnail)] + plan.processors
@@ -140,8 +155,12 @@ extension ImageRecipe {
         return max(1, product >= 1e15 ? Int(1e15) : Int(product))
     }
 
-    /// Clockwise quarter turns, 0–3.
-    var quarterTurns: Int { ((rotation / 90) % 4 + 4) % 4 }
+    /// Clockwise quarter turns, 0–3; 0 for an angle that is not a multiple of 90 (`turnsByAngle`).
+    var quarterTurns: Int { Image.quarterTurns(rotation) ?? 0 }
+
+    /// Whether the rotation is by an angle that is not a multiple of 90: the thumbnail is turned
+    /// onto a larger canvas after the resize, the box is not turned.
+    var turnsByAngle: Bool { Image.quarterTurns(rotation) == nil }
 
     /// Whether the rotation is a quarter turn: the box is turned for the resize.
     var turnsBox: Bool { quarterTurns % 2 == 1 }
@@ -196,6 +215,7 @@ extension ImageRecipe {
     func processors(watermark image: WatermarkImage? = nil) -> [any ImageProcessing] {
         var processors: [any ImageProcessing] = []
         if quarterTurns != 0 { processors.append(ImageProcessors.Rotate(degrees: quarterTurns * 90)) }
+        if turnsByAngle { processors.append(ImageProcessors.RotateByAngle(degrees: rotation, background: background)) }
         if flipVertically { processors.append(ImageProcessors.Flip(horizontally: false)) }
         if flipHorizontally { processors.append(ImageProcessors.Flip(horizontally: true)) }
         if sharpen > 0 { processors.append(ImageProcessors.Sharpen(sigma: sharpen)) }

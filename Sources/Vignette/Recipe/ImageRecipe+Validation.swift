@@ -32,10 +32,12 @@ extension ImageRecipe {
         public static let focusPoint = 0.0...1.0
         /// A gravity offset: pixels, or a fraction of the side between -1 and 1.
         public static let offset = -100_000.0...100_000.0
+        /// A rotation, degrees either way (any finite angle would do: this keeps the text short).
+        public static let rotation = -1_000_000.0...1_000_000.0
     }
 
     /// Throws `.invalidArgument` naming the first value out of `Ranges` (or a rotation that is not
-    /// a multiple of 90), and `.limitExceeded` when the result would be over `limits.maxPixels`
+    /// a finite number), and `.limitExceeded` when the result would be over `limits.maxPixels`
     /// before any pixel is made (an enlarged or extended box).
     public func validate(limits: DecodingLimits = .untrusted) throws(ImagingError) {
         try Self.check(width, in: Ranges.side, "width")
@@ -43,8 +45,8 @@ extension ImageRecipe {
         guard dpr.isFinite, dpr > 0, Ranges.dpr.contains(dpr) else {
             throw ImagingError(.invalidArgument, "dpr must be above 0 and at most \(Ranges.dpr.upperBound), got \(dpr)")
         }
-        guard rotation % 90 == 0 else {
-            throw ImagingError(.invalidArgument, "rotation must be a multiple of 90 degrees, got \(rotation)")
+        guard rotation.isFinite, Ranges.rotation.contains(rotation) else {
+            throw ImagingError(.invalidArgument, "rotation must be a finite number of degrees, got \(rotation)")
         }
         try Self.check(blur, in: Ranges.blur, "blur sigma")
         try Self.check(sharpen, in: Ranges.sharpen, "sharpen sigma")

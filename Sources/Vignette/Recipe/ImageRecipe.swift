@@ -79,8 +79,12 @@ public struct ImageRecipe: Sendable, Hashable, Codable {
     public var crop: Crop?
     /// Whether the EXIF orientation is applied before anything else (`vips_autorot`).
     public var autoRotate = true
-    /// A clockwise turn in degrees after the resize, a multiple of 90 (others wrap: -90 is 270).
-    public var rotation = 0
+    /// A clockwise turn in degrees after the resize, any finite angle. A multiple of 90 (others
+    /// wrap: -90 is 270) is an exact quarter turn (`vips_rot`) and the box is turned for the
+    /// resize; any other angle turns the thumbnail (`vips_rotate`) onto a canvas grown to the
+    /// rotated bounding box, its corners `background`, else transparent where the image has
+    /// alpha, else white.
+    public var rotation: Double = 0
     /// Mirror left to right (`vips_flip`, horizontal), after the turn.
     public var flipHorizontally = false
     /// Mirror top to bottom (`vips_flip`, vertical), after the turn.
@@ -205,8 +209,7 @@ extension ImageRecipe {
         public var maxSourceBytes: Int?
         /// The most animation frames.
         public var maxFrames: Int?
-        /// The most pixels of one animation frame (checked as the source's pixels, which for an
-        /// animation are one frame's).
+        /// The most pixels of one frame of an animation kept whole (`DecodingLimits.maxAnimationFramePixels`).
         public var maxFramePixels: Int?
         /// The longest side of the result (extend canvas and padding included): when longer, the
         /// resize, the canvas and the padding shrink by one factor (imgproxy's `limitScale`).
@@ -224,8 +227,7 @@ extension ImageRecipe {
             if let maxSourcePixels { limits.maxSourcePixels = min(limits.maxSourcePixels, maxSourcePixels) }
             if let maxSourceBytes { limits.maxInputBytes = min(limits.maxInputBytes, maxSourceBytes) }
             if let maxFrames { limits.maxFrames = min(limits.maxFrames, maxFrames) }
-            // A frame's pixels are what the header of an animation gives: its source pixels.
-            if let maxFramePixels { limits.maxSourcePixels = min(limits.maxSourcePixels, maxFramePixels) }
+            if let maxFramePixels { limits.maxAnimationFramePixels = min(limits.maxAnimationFramePixels, maxFramePixels) }
             return limits
         }
     }

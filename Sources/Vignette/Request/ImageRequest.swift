@@ -144,6 +144,7 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         limits.maxMemoryBytes = min(limits.maxMemoryBytes, own.maxMemoryBytes)
         limits.maxInputBytes = min(limits.maxInputBytes, own.maxInputBytes)
         limits.maxFrames = min(limits.maxFrames, own.maxFrames)
+        limits.maxAnimationFramePixels = min(limits.maxAnimationFramePixels, own.maxAnimationFramePixels)
         return limits
     }
 

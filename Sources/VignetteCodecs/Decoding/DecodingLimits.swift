@@ -34,8 +34,13 @@ public struct DecodingLimits: Sendable, Hashable, Codable {
     public var maxMemoryBytes: Int
     /// Most bytes of encoded input accepted.
     public var maxInputBytes: Int
-    /// Most frames (pages) a file may declare.
+    /// Most frames of an animation decoded: those past it are dropped, as imgproxy drops them
+    /// (`IMGPROXY_MAX_ANIMATION_FRAMES`); a still decodes one frame, whatever the file declares.
     public var maxFrames: Int
+    /// Most pixels of one frame of an animation kept whole (imgproxy's
+    /// `IMGPROXY_MAX_ANIMATION_FRAME_RESOLUTION`); no limit of its own by default (`maxSourcePixels`
+    /// and the budgets on every frame still apply).
+    public var maxAnimationFramePixels: Int = .max
     /// How damaged input is treated.
     public var failOn: FailOn
     /// The opt-in kinds of input taken (PDF); the others are refused as `.unsupportedFormat` with
@@ -83,9 +88,15 @@ public struct DecodingLimits: Sendable, Hashable, Codable {
         throw ImagingError(.unsupportedFormat, "\(format.rawValue.uppercased()) input is not allowed here", code: .inputNotAllowed(kind))
     }
 
-    func checkFrames(_ count: Int) throws(ImagingError) {
-        if count > maxFrames {
-            throw ImagingError(.limitExceeded, "input declares \(count) frames, over the limit of \(maxFrames)")
+    /// How many of an animation's `count` frames are decoded: the first `maxFrames` (at least one).
+    public func keptFrames(_ count: Int) -> Int { max(1, min(count, maxFrames)) }
+
+    /// Refuses an animation whose frames are over `maxAnimationFramePixels` each.
+    func checkAnimationFrame(_ size: PixelSize) throws(ImagingError) {
+        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+        if overflow || pixels > maxAnimationFramePixels {
+            throw ImagingError(
+                .limitExceeded, "the animation's frames are \(size.width)x\(size.height), over the limit of \(maxAnimationFramePixels) pixels a frame")
         }
     }
 

@@ -71,7 +71,6 @@ public struct ImageDecoder: Sendable {
         if let video = try VideoInput.poster(data, at: picture.videoSecond, limits: limits, cancellation: cancellation) { return video.image }
         let source = try LoadedSource(data: data, limits: limits, page: picture.page)
         let header = try source.load(failOn: limits.failOn)
-        try limits.checkFrames(source.format.isVector ? 1 : header.pageCount)
         try limits.check(DecodePlan.full(source, header).cost)
         let cancellation = limits.renderDeadline(cancellation, for: source.data)
         do {

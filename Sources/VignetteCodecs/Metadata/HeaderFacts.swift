@@ -75,11 +75,11 @@ extension ImageDecoder {
 }
 
 extension DecodingLimits {
-    /// What the header alone can be refused for: a format not allowed, more frames than the frame
-    /// budget, or more pixels a frame than `maxSourcePixels` (what any decode of it would go through).
+    /// What the header alone can be refused for: a format not allowed, or more pixels a frame than
+    /// `maxSourcePixels` (what any decode of it would go through). Frames past `maxFrames` are
+    /// dropped, not refused.
     func checkHeader(_ info: ImageInfo) throws(ImagingError) {
         try checkAllowed(info.format)
-        try checkFrames(info.pages)
         let (pixels, overflow) = info.width.multipliedReportingOverflow(by: info.height)
         if overflow || pixels > maxSourcePixels {
             throw ImagingError(.limitExceeded, "the image is \(info.width)x\(info.height), over the limit of \(maxSourcePixels) pixels")

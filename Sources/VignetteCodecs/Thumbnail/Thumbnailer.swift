@@ -143,8 +143,6 @@ public struct Thumbnailer: Sendable {
         // A sanitised SVG's own bytes: what a second decode reads.
         let data = source.data
         let header = try source.load(failOn: limits.failOn)
-        // One page of a PDF is read, whatever the document's count.
-        try limits.checkFrames(source.format.isVector ? 1 : header.pageCount)
         let orientation = options.autoOrient ? header.orientation : 1
         let stored = PixelSize(width: header.width, height: header.height)
         let geometry = ThumbnailGeometry(source: stored.oriented(orientation), options: options)

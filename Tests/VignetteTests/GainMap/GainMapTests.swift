@@ -112,7 +112,7 @@ struct GainMapTests {
         var cases: [PSNRCase] = []
         for (rotation, flip, flop) in [(90, false, false), (180, true, false), (270, false, true), (0, true, true)] {
             var recipe = ImageRecipe(width: 160, height: 120)
-            recipe.rotation = rotation
+            recipe.rotation = Double(rotation)
             recipe.flipVertically = flip
             recipe.flipHorizontally = flop
             let result = try await Self.result(source, recipe)
