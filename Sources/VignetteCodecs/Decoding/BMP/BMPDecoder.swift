@@ -118,21 +118,42 @@ struct BMPDecoder {
         }
         let source = base.assumingMemoryBound(to: UInt8.self) + start
         switch header.bitCount {
+        case 24 where bands == 3:
+            // BGR to RGB, one loop a layout (no branch in the loop).
+            var s = source, d = line
+            for _ in 0..<width {
+                (d[0], d[1], d[2]) = (s[2], s[1], s[0])
+                s += 3
+                d += 3
+            }
         case 24:
-            for x in 0..<width {
-                let s = source + x * 3, d = line + x * bands
-                d[0] = s[2]
-                d[1] = s[1]
-                d[2] = s[0]
-                if bands == 4 { d[3] = 255 }
+            var s = source, d = line
+            for _ in 0..<width {
+                (d[0], d[1], d[2], d[3]) = (s[2], s[1], s[0], 255)
+                s += 3
+                d += 4
             }
         case 32 where header.masks[0...2] == [0xFF_0000, 0xFF00, 0xFF] && (!pixelAlpha || alphaMask == 0xFF00_0000):
-            for x in 0..<width {
-                let s = source + x * 4, d = line + x * bands
-                d[0] = s[2]
-                d[1] = s[1]
-                d[2] = s[0]
-                if bands == 4 { d[3] = pixelAlpha ? s[3] : 255 }
+            var s = source, d = line
+            switch (bands, pixelAlpha) {
+            case (3, _):
+                for _ in 0..<width {
+                    (d[0], d[1], d[2]) = (s[2], s[1], s[0])
+                    s += 4
+                    d += 3
+                }
+            case (_, true):
+                for _ in 0..<width {
+                    (d[0], d[1], d[2], d[3]) = (s[2], s[1], s[0], s[3])
+                    s += 4
+                    d += 4
+                }
+            default:
+                for _ in 0..<width {
+                    (d[0], d[1], d[2], d[3]) = (s[2], s[1], s[0], 255)
+                    s += 4
+                    d += 4
+                }
             }
         case 16, 32:
             guard channels.count == 4 else { return false }
