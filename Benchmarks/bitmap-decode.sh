@@ -9,7 +9,9 @@
 #   rgba32.bmp     1024×768, 32 bits with an alpha mask (Pillow, BGRA)
 #   icon-bmp.ico   256×256 32-bit bitmap entry plus 16, 32, 48 (Pillow, bitmap_format="bmp")
 #   icon-png.ico   256×256 PNG entry plus 16, 32, 48 (Pillow)
-# Tools alternate for ROUNDS rounds of SECONDS_EACH seconds each; the table gives median decodes a second and
+# Vignette runs twice: with glibc's defaults (a server's) and with freed memory kept for reuse
+# (`ImagingRuntime.keepFreedMemoryForReuse()`, the batch command's). Tools alternate for ROUNDS
+# rounds of SECONDS_EACH seconds each; the table gives median decodes a second and
 # Vignette's ratio to Pillow (above 1: Vignette faster).
 #
 #   Benchmarks/bitmap-decode.sh     SECONDS_EACH (3), ROUNDS (3), PYTHON (Benchmarks/.venv, else .venv-test),
@@ -51,6 +53,7 @@ results="$out/results.jsonl"
 for round in $(seq 1 "$rounds"); do
   for file in rgb24.bmp rle8.bmp rgba32.bmp icon-bmp.ico icon-png.ico; do
     "$bench" "$out/$file" "$seconds" 1 | sed "s/^{/{\"file\": \"$file\", /" >> "$results"
+    "$bench" "$out/$file" "$seconds" 1 reuse | sed "s/^{/{\"file\": \"$file\", /" >> "$results"
     (cd "$here/peers" && "$python" pillow_decode.py --input "$out/$file" --seconds "$seconds" --warmup 1) \
       | sed "s/^{/{\"file\": \"$file\", /" >> "$results"
     if [ "$file" = rle8.bmp ]; then
@@ -65,14 +68,14 @@ import json, statistics, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
 print(f"{sys.argv[3]}, {sys.argv[2]} CPUs; median of the rounds, decodes a second")
 print()
-print("| file | Vignette | Pillow | Pillow, then RGB | Vignette / Pillow |")
-print("|---|---|---|---|---|")
+print("| file | Vignette | Vignette, freed memory reused | Pillow | Pillow, then RGB | Vignette / Pillow | reused / Pillow |")
+print("|---|---|---|---|---|---|---|")
 files = list(dict.fromkeys(row["file"] for row in rows))
 for file in files:
     def median(tool):
         values = [row["ops_per_sec"] for row in rows if row["file"] == file and row["tool"] == tool]
         return statistics.median(values) if values else None
-    ours, theirs, converted = median("Vignette"), median("Pillow"), median("Pillow +RGB")
+    ours, reused, theirs, converted = median("Vignette"), median("Vignette reuse"), median("Pillow"), median("Pillow +RGB")
     shown = f"{converted:.1f}" if converted else "-"
-    print(f"| {file} | {ours:.1f} | {theirs:.1f} | {shown} | {ours / theirs:.2f} |")
+    print(f"| {file} | {ours:.1f} | {reused:.1f} | {theirs:.1f} | {shown} | {ours / theirs:.2f} | {reused / theirs:.2f} |")
 PY
