@@ -244,6 +244,9 @@ let package = Package(
         .executableTarget(name: "FuzzVideo", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzVideo"),
         .executableTarget(name: "FuzzImgproxyOptions", dependencies: ["FuzzSupport", "VignetteSupport", "Vignette", "VignetteImgproxy"], path: "Fuzz/Sources/FuzzImgproxyOptions"),
         .executableTarget(name: "FuzzMetadata", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzMetadata"),
+        // Vignette's own BMP and ICO/CUR decoders (seeds: Fixtures/bmpsuite, Fixtures/icons).
+        .executableTarget(name: "FuzzBMP", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzBMP"),
+        .executableTarget(name: "FuzzICO", dependencies: ["FuzzSupport", "VignetteCodecs"], path: "Fuzz/Sources/FuzzICO"),
         .executableTarget(
             name: "FuzzHTTPHeaders",
             dependencies: ["FuzzSupport", "VignetteHTTP", .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: http))],

@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 SECONDS_EACH=${FUZZ_SECONDS:-300}
 JOBS=${FUZZ_JOBS:-2}
-read -r -a TARGETS <<< "${FUZZ_TARGETS:-FuzzProbe FuzzThumbnail FuzzProgressive FuzzJPEGDC FuzzHTTPHeaders FuzzImgproxyOptions FuzzMetadata FuzzSVG FuzzPDF FuzzGainMap FuzzVideo}"
+read -r -a TARGETS <<< "${FUZZ_TARGETS:-FuzzProbe FuzzThumbnail FuzzProgressive FuzzJPEGDC FuzzHTTPHeaders FuzzImgproxyOptions FuzzMetadata FuzzSVG FuzzPDF FuzzGainMap FuzzVideo FuzzBMP FuzzICO}"
 mode=${1:-run}
 scratch=.build-fuzz
 work=.fuzz
@@ -51,6 +51,19 @@ seeds() { # target -> folder of seeds
   elif [ "$target" = FuzzSVG ] || [ "$target" = FuzzPDF ]; then
     # SVG documents and PDFs of their own, hostile ones among them (cairo through rsvg-convert).
     Fuzz/make-vector-seeds.sh "$( [ "$target" = FuzzSVG ] && echo svg || echo pdf)" "$folder"
+    if [ "$target" = FuzzSVG ]; then
+      # Gzip-compressed copies (.svgz) of a few documents.
+      for f in $(ls "$folder" | head -8); do gzip -9 -c "$folder/$f" > "$folder/$f.svgz"; done
+    fi
+  elif [ "$target" = FuzzBMP ] || [ "$target" = FuzzICO ]; then
+    # The BMP suite (Fixtures/bmpsuite: good, questionable and bad files) or the icons
+    # (Fixtures/icons), each behind the selector byte: 0 (fail on errors) and 1 (fail on nothing).
+    if [ "$target" = FuzzBMP ]; then files=(Fixtures/bmpsuite/*/*.bmp); else files=(Fixtures/icons/*); fi
+    for f in "${files[@]}"; do
+      name=$(basename "$(dirname "$f")")-$(basename "$f")
+      { printf '\x00'; cat "$f"; } > "$folder/$name"
+      { printf '\x03'; cat "$f"; } > "$folder/lenient-$name"
+    done
   elif [ "$target" = FuzzVideo ]; then
     # Small clips of every container and codec the poster path reads, made by ffmpeg.
     Fuzz/make-video-seeds.sh "$folder"

@@ -10,9 +10,11 @@ import VignetteSupport
 ///
 /// Loading goes through libvips' loaders (`vips_image_new_from_source`, sequential access) over a
 /// private copy of the bytes; HEIF thumbnail items are read with libheif. Untrusted loaders are
-/// blocked for the whole process, so bytes in formats such as PDF, SVG-through-ImageMagick or
-/// anything only ImageMagick reads (BMP and ICO among them) give
-/// `ImagingError.Kind.unsupportedFormat`. JPEG XL, which libvips 8.14 also flags untrusted, is
+/// blocked for the whole process, so bytes in formats such as SVG-through-ImageMagick or
+/// anything only ImageMagick reads give `ImagingError.Kind.unsupportedFormat`; BMP and ICO/CUR,
+/// which libvips reads only through ImageMagick, are read by Vignette's own decoders
+/// (`ImageFormat.bmp`, `.ico`; the largest icon entry here), and gzip-compressed SVG is
+/// decompressed within the SVG budget first. JPEG XL, which libvips 8.14 also flags untrusted, is
 /// let through (libvips' `jxlload`, libjxl): its header gives the size the budget is checked
 /// against before libjxl decodes a pixel. Video containers (MP4, MOV, WebM, MKV, AVI, MPEG-TS,
 /// FLV) give their first frame, upright, through FFmpeg when the package's Video trait is on.

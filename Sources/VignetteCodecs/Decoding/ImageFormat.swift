@@ -27,9 +27,13 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, Codable, Custom
     /// PDF: one page rendered by poppler through libvips' `pdfload` at the resolution the result
     /// needs; an opt-in input (`DecodingLimits.allowedInputs`).
     public static let pdf = ImageFormat(rawValue: "pdf")
-    /// BMP: written by Vignette (`BMPWriter`); not read (libvips reads it only through ImageMagick).
+    /// BMP: read by Vignette's own decoder (1 to 32 bits, RLE4/RLE8, bit fields, OS/2 headers;
+    /// libvips 8.14 reads it only through ImageMagick, which stays blocked), written by Vignette
+    /// (`BMPWriter`); media type image/bmp.
     public static let bmp = ImageFormat(rawValue: "bmp")
-    /// ICO: a PNG in an icon container, written by Vignette (`ICOWriter`); not read.
+    /// ICO (and CUR): an icon container, read by Vignette (the entry a result needs: a PNG through
+    /// libvips' PNG loader, a bitmap through Vignette's BMP decoder), written as a PNG in an icon
+    /// container (`ICOWriter`); media type image/x-icon.
     public static let ico = ImageFormat(rawValue: "ico")
 
     /// Whether the format is drawn rather than stored as pixels (SVG, PDF): its size is nominal,

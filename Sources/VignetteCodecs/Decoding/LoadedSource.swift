@@ -11,9 +11,15 @@ internal import CVignetteVips
 ///
 /// An SVG is sanitised first (`SVGSanitizer`): the source, and `data`, hold the sanitised document,
 /// the only bytes librsvg sees. A PDF is refused unless `DecodingLimits.allowedInputs` has it, and
-/// every load of it reads page `page`.
+/// every load of it reads page `page`. A gzip-compressed SVG (`.svgz`) is decompressed first
+/// (`SVGZ`, within the SVG byte budget). A BMP, or an ICO/CUR icon's bitmap, is decoded by
+/// Vignette's own decoder (`BitmapSource`) once its cost is checked, and has no libvips source;
+/// an icon's PNG entry is loaded by libvips' PNG loader, as `.ico`.
 final class LoadedSource: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<VipsSource>
+    /// The libvips source; nil for a bitmap Vignette decoded itself (`decoded`).
+    let pointer: UnsafeMutablePointer<VipsSource>?
+    /// A BMP or icon bitmap decoded by `BitmapSource` (a header without pixels for a probe).
+    let decoded: Image?
     let data: Data
     /// libvips' loader nickname, e.g. "jpegload_source".
     let loader: String
@@ -22,18 +28,37 @@ final class LoadedSource: @unchecked Sendable {
     let page: Int
 
     /// Copies `data` into a libvips blob and finds a (trusted) loader for it. Unless `headerOnly`
-    /// (a probe), a JPEG XL's own size header is checked against `limits` first.
-    init(data: Data, limits: DecodingLimits, page: Int = 0, headerOnly: Bool = false) throws(ImagingError) {
+    /// (a probe), a JPEG XL's own size header is checked against `limits` first. `largeEnough`,
+    /// whether a size serves the result without enlarging (nil: the largest), picks an icon's entry.
+    init(
+        data: Data, limits: DecodingLimits, page: Int = 0, headerOnly: Bool = false, largeEnough: ((PixelSize) -> Bool)? = nil
+    ) throws(ImagingError) {
         try ImagingRuntime.ensureInitialised()
         try limits.checkBytes(data.count)
         guard page >= 0 else { throw ImagingError(.invalidArgument, "page must be 0 or more, got \(page)") }
-        var (made, name) = try Self.found(data)
         var bytes = data
+        var ownFormat: ImageFormat?
+        if let bitmap = try BitmapSource(data, largeEnough: largeEnough) {
+            if let image = try bitmap.image(data, limits: limits, headerOnly: headerOnly) {
+                self.pointer = nil
+                self.decoded = image
+                self.data = data
+                self.loader = "vignette-\(bitmap.format)"
+                self.format = bitmap.format
+                self.page = page
+                return
+            }
+            if case .png(let entry) = bitmap.content { bytes = entry }
+            ownFormat = bitmap.format
+        } else if let svg = try SVGZ.decompressed(data) {
+            bytes = svg
+        }
+        var (made, name) = try Self.found(bytes)
         // librsvg sees only the sanitised document; libvips' sniff is for the first kilobyte,
         // which a long prologue can fill, so Vignette sniffs too.
-        if name.map({ ImageFormat.fromLoader($0) == .svg }) ?? SVGSanitizer.looksLikeSVG(data) {
+        if ownFormat == nil, name.map({ ImageFormat.fromLoader($0) == .svg }) ?? SVGSanitizer.looksLikeSVG(bytes) {
             vgn_unref(made)
-            bytes = try SVGSanitizer.sanitize(data)
+            bytes = try SVGSanitizer.sanitize(bytes)
             (made, name) = try Self.found(bytes)
             guard name.map({ ImageFormat.fromLoader($0) == .svg }) ?? false else {
                 vgn_unref(made)
@@ -49,8 +74,11 @@ final class LoadedSource: @unchecked Sendable {
         }
         // Sniffing leaves "bad seek" notes in the error buffer even when a loader is found.
         vips_error_clear()
-        let format = ImageFormat.fromLoader(name)
-        do {
+        let format = ownFormat ?? ImageFormat.fromLoader(name)
+        do throws(ImagingError) {
+            if ownFormat != nil, ImageFormat.fromLoader(name) != .png {
+                throw ImagingError(.corruptData, "icon entry looks like a PNG that libvips' PNG loader does not read")
+            }
             try limits.checkAllowed(format)
             // libjxl 0.11 calls some huge headers corrupt: the budget has the first word, except
             // for a probe, which decodes nothing.
@@ -60,6 +88,7 @@ final class LoadedSource: @unchecked Sendable {
             throw error
         }
         self.pointer = made
+        self.decoded = nil
         self.data = bytes
         self.loader = name
         self.format = format
@@ -85,12 +114,17 @@ final class LoadedSource: @unchecked Sendable {
     /// that refused input leaves nothing behind.
     static var liveSourceCount: Int { Int(vgn_live_source_count()) }
 
-    deinit { vgn_unref(pointer) }
+    deinit {
+        if let pointer { vgn_unref(pointer) }
+    }
 
     /// Loads the image lazily with libvips: only the header is read until pixels are asked for.
     /// `extra` holds loader options such as "shrink=2" or "scale=0.25". An embedded ICC profile
     /// that cannot describe the pixels is taken off (`Image.withoutUnusableProfile()`).
     func load(failOn: FailOn, access: String = "sequential", extra: [String] = []) throws(ImagingError) -> Image {
+        // Decoded already (its pixels in memory, immutable): every load shares them.
+        if let decoded { return decoded }
+        guard let pointer else { throw ImagingError(.operationFailed, "no libvips source to load") }
         let extra = format == .pdf && page > 0 ? ["page=\(page)"] + extra : extra
         let options = (["access=\(access)", "fail_on=\(failOn.rawValue)"] + extra).joined(separator: ",")
         guard let image = vgn_image_new_from_source(pointer, options) else {

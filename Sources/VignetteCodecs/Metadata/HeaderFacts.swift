@@ -29,7 +29,7 @@ extension ImageDecoder {
         try limits.checkHeader(info)
         // What probe reads without libvips (a video's first frame, through FFmpeg) has no libvips
         // header: its frames are 8-bit sRGB and it has no metadata blocks.
-        guard let source = try? LoadedSource(data: data, limits: limits), let header = try? source.load(failOn: .none) else {
+        guard let source = try? LoadedSource(data: data, limits: limits, headerOnly: true), let header = try? source.load(failOn: .none) else {
             return HeaderFacts(info: info, colourSpace: "srgb", sampleFormat: "uchar", exif: nil, iptc: nil, xmp: nil)
         }
         return HeaderFacts(info: info, header: header)

@@ -123,7 +123,14 @@ public struct Thumbnailer: Sendable {
             let finished = try finish(video.image, geometry: geometry, orientation: 1, data: data, cancellation: cancellation)
             return Thumbnail(image: finished, source: video.info, route: .fullDecode)
         }
-        let source = try LoadedSource(data: data, limits: limits, page: options.page)
+        let source = try LoadedSource(data: data, limits: limits, page: options.page, largeEnough: options.needsNoEnlarging(of:))
+        if source.pointer == nil, options.method == .vipsThumbnail {
+            // A bitmap Vignette decoded itself (BMP, ICO) has no libvips source for vips_thumbnail:
+            // Vignette's own route resizes it.
+            var own = self
+            own.options.method = .shrinkOnLoad
+            return try own.lazyThumbnail(source: source, cancellation: cancellation, encodingHint: encodingHint)
+        }
         if source.format.isVector, !options.allowUpscaling || options.method != .shrinkOnLoad {
             // A vector source is drawn at the size of the box, larger or smaller (as imgproxy
             // does), at the scale Vignette plans and checks (vips_thumbnail's may fall outside
@@ -287,9 +294,10 @@ public struct Thumbnailer: Sendable {
         case (.cover, .attention): crop = VIPS_INTERESTING_ATTENTION
         default: crop = VIPS_INTERESTING_NONE
         }
+        guard let pointer = source.pointer else { throw ImagingError(.operationFailed, "vips_thumbnail_source: the source has no libvips loader") }
         var out: UnsafeMutablePointer<VipsImage>?
         let status = vgn_thumbnail_source(
-            source.pointer, &out, Int32(box.width), Int32(box.height), Int32(size.rawValue),
+            pointer, &out, Int32(box.width), Int32(box.height), Int32(size.rawValue),
             Int32(crop.rawValue), options.autoOrient ? 0 : 1, "fail_on=\(limits.failOn.rawValue)")
         guard status == 0, let out else {
             // The header was read already, so the format is known: a failure here is damage.
