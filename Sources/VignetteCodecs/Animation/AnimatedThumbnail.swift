@@ -46,14 +46,7 @@ extension Thumbnailer {
         let resultStrip = PixelSize(width: geometry.resized.width, height: Int.saturating(geometry.resized.height, frames))
         try limits.check(.ofResult(resultStrip, bands: max(3, header.bands)))
 
-        let strip: Image
-        do {
-            strip = try source.load(failOn: limits.failOn, extra: ["n=\(frames)"]).materialized(cancellation: cancellation)
-        } catch where (error.kind == .corruptData || error.kind == .truncatedData) && limits.failOn != .none {
-            let decodable = (try? source.load(failOn: .none, extra: ["n=\(frames)"]).materialized()) != nil
-            throw ImagingError(decodable ? .truncatedData : .corruptData, error.message)
-        }
-        let decoded = try Animation(strip: strip)
+        let decoded = try Animation(strip: source.frameStrip(frames, failOn: limits.failOn, cancellation: cancellation))
         guard decoded.height == frameSize.height, decoded.width == frameSize.width else {
             throw ImagingError(
                 .corruptData,
@@ -127,14 +120,7 @@ extension ImageDecoder {
         let frameSize = PixelSize(width: header.width, height: header.height)
         try limits.checkAnimationFrame(frameSize)
         try limits.check(.of(source: source, header: header, decoded: frameSize, frames: frames))
-        let strip: Image
-        do {
-            strip = try source.load(failOn: limits.failOn, extra: ["n=\(frames)"]).materialized(cancellation: cancellation)
-        } catch where (error.kind == .corruptData || error.kind == .truncatedData) && limits.failOn != .none {
-            let decodable = (try? source.load(failOn: .none, extra: ["n=\(frames)"]).materialized()) != nil
-            throw ImagingError(decodable ? .truncatedData : .corruptData, error.message)
-        }
-        return try Animation(strip: strip)
+        return try Animation(strip: source.frameStrip(frames, failOn: limits.failOn, cancellation: cancellation))
     }
 
     /// The frame count, loop count and frame delays of an animated GIF or WebP, from its header
@@ -160,5 +146,19 @@ extension Animation {
             return false
         }
         return bytes[20] & 0x02 != 0
+    }
+}
+
+extension LoadedSource {
+    /// The first `frames` frames, decoded into memory by libvips' loader in one pass (`n=`): a
+    /// strip of frames composed on the canvas. A failure is told apart as a lenient decode sees
+    /// it: `.truncatedData` when one gets through, `.corruptData` when none does.
+    func frameStrip(_ frames: Int, failOn: FailOn, cancellation: ImagingCancellation?) throws(ImagingError) -> Image {
+        do {
+            return try load(failOn: failOn, extra: ["n=\(frames)"]).materialized(cancellation: cancellation)
+        } catch where (error.kind == .corruptData || error.kind == .truncatedData) && failOn != .none {
+            let decodable = (try? load(failOn: .none, extra: ["n=\(frames)"]).materialized()) != nil
+            throw ImagingError(decodable ? .truncatedData : .corruptData, error.message)
+        }
     }
 }
