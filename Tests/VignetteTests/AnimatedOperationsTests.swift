@@ -35,6 +35,12 @@ struct AnimatedOperationsTests {
         return try await pipeline.encodedImage(for: request, as: try recipe.encoding()).image
     }
 
+    /// Whether libvips' GIF saver merges equal consecutive frames: cgif in libvips 8.16 (Debian 13) does.
+    static let gifSaverMergesFrames: Bool = {
+        let parts = (ImagingRuntime.libraryVersions["libvips"] ?? "").split(separator: ".").compactMap { Int($0) }
+        return parts.count >= 2 && parts[0] == 8 && parts[1] >= 16
+    }()
+
     @Test("each operation keeps every frame, its delay and the loop count, in GIF and in WebP", arguments: options)
     func keepsFrames(option: String) async throws {
         let pipeline = pipeline()
@@ -43,8 +49,22 @@ struct AnimatedOperationsTests {
             for format in ["gif", "webp"] {
                 let result = try await made("\(option)/f:\(format)", from: path, in: pipeline)
                 let info = try ImageDecoder().animationInfo(result.data)
-                #expect(info?.frameCount == source.frameCount, "\(option) of \(path) as \(format)")
                 #expect(info?.loopCount == source.loopCount, "\(option) of \(path) as \(format)")
+                if format == "gif", Self.gifSaverMergesFrames {
+                    // libvips 8.16's GIF saver (cgif) merges consecutive frames that are equal once
+                    // quantised, adding their delays: each written delay is the sum of a run of
+                    // the source's, and the whole play lasts as long.
+                    let written = try #require(info?.delays)
+                    var runs: [Int] = [], next = 0
+                    for delay in written {
+                        var sum = 0
+                        while next < source.delays.count, sum < delay { sum += source.delays[next] / 10 * 10; next += 1 }
+                        runs.append(sum)
+                    }
+                    #expect(runs == written && next == source.delays.count, "\(option) of \(path) as gif: \(written) from \(source.delays)")
+                    continue
+                }
+                #expect(info?.frameCount == source.frameCount, "\(option) of \(path) as \(format)")
                 if format == "webp" {
                     #expect(info?.delays == source.delays, "\(option) of \(path) as \(format)")
                 } else {
