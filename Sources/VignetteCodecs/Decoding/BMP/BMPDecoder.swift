@@ -39,6 +39,13 @@ struct BMPDecoder {
         return icon && header.bitCount == 32 ? 0xFF00_0000 : 0
     }
 
+    /// Whether 32-bit pixels are BGRX or BGRA bytes (the default masks, any alpha in the fourth
+    /// byte), which `BMPByteOrderRows` moves a word at a time.
+    private var bytewise: Bool {
+        header.masks[0] == 0xFF_0000 && header.masks[1] == 0xFF00 && header.masks[2] == 0xFF
+            && (alphaMask == 0 || alphaMask == 0xFF00_0000)
+    }
+
     /// Bytes of a row that hold pixels (the last row needs no padding).
     private var usedRowBytes: Int { (Int.saturating(header.width, header.bitCount) + 7) / 8 }
 
@@ -118,42 +125,17 @@ struct BMPDecoder {
         }
         let source = base.assumingMemoryBound(to: UInt8.self) + start
         switch header.bitCount {
-        case 24 where bands == 3:
-            // BGR to RGB, one loop a layout (no branch in the loop).
-            var s = source, d = line
-            for _ in 0..<width {
-                (d[0], d[1], d[2]) = (s[2], s[1], s[0])
-                s += 3
-                d += 3
-            }
         case 24:
-            var s = source, d = line
-            for _ in 0..<width {
-                (d[0], d[1], d[2], d[3]) = (s[2], s[1], s[0], 255)
-                s += 3
-                d += 4
+            if bands == 3 {
+                BMPByteOrderRows.bgrToRGB(source, line, width: width)
+            } else {
+                BMPByteOrderRows.toRGBA(source, line, width: width, step: 3, alpha: false)
             }
-        case 32 where header.masks[0...2] == [0xFF_0000, 0xFF00, 0xFF] && (!pixelAlpha || alphaMask == 0xFF00_0000):
-            var s = source, d = line
-            switch (bands, pixelAlpha) {
-            case (3, _):
-                for _ in 0..<width {
-                    (d[0], d[1], d[2]) = (s[2], s[1], s[0])
-                    s += 4
-                    d += 3
-                }
-            case (_, true):
-                for _ in 0..<width {
-                    (d[0], d[1], d[2], d[3]) = (s[2], s[1], s[0], s[3])
-                    s += 4
-                    d += 4
-                }
-            default:
-                for _ in 0..<width {
-                    (d[0], d[1], d[2], d[3]) = (s[2], s[1], s[0], 255)
-                    s += 4
-                    d += 4
-                }
+        case 32 where bytewise:
+            if bands == 3 {
+                BMPByteOrderRows.bgrxToRGB(source, line, width: width)
+            } else {
+                BMPByteOrderRows.toRGBA(source, line, width: width, step: 4, alpha: pixelAlpha)
             }
         case 16, 32:
             guard channels.count == 4 else { return false }

@@ -1,7 +1,8 @@
 /// The header of a BMP image (a DIB: Windows `BITMAPINFOHEADER` and its V2–V5 successors, OS/2
 /// 1.x `BITMAPCOREHEADER` and OS/2 2.x headers), read by Vignette with bounds-checked access and
 /// validated before any pixel is allocated: a size, offset, palette or bit-field mask that does
-/// not fit the bytes gives `ImagingError.Kind.corruptData` naming the field.
+/// not fit the bytes, an empty colour mask or a density past any device's gives
+/// `ImagingError.Kind.corruptData` naming the field.
 ///
 /// Read: 1, 2, 4 and 8 bits with a palette (which may be shorter than 2^bits), RLE8, RLE4, 16 and
 /// 32 bits with bit fields (BI_BITFIELDS, BI_ALPHABITFIELDS, the masks of V2–V5 headers) or the
@@ -31,6 +32,15 @@ struct BMPHeader {
         return bits == .max ? .max : (bits + 31) / 32 * 4
     }
 
+    /// The most bytes the pixel data can take: every row stored, or, run-length encoded, each
+    /// pixel a run of its own (2 bytes) and each row's end-of-line escape.
+    var mostPixelBytes: Int {
+        switch compression {
+        case .none, .bitFields: Int.saturating(rowBytes, height)
+        case .rle4, .rle8: Int.saturatingSum(Int.saturating(Int.saturatingSum(Int.saturating(width, 2), 2), height), 2)
+        }
+    }
+
     /// Whether pixels carry an alpha channel of their own (bit fields with an alpha mask).
     var hasAlphaMask: Bool { compression != .rle4 && compression != .rle8 && bitCount >= 16 && masks[3] != 0 }
 
@@ -45,7 +55,20 @@ struct BMPHeader {
         guard bytes.u8(0) == 0x42, bytes.u8(1) == 0x4D, let offset = bytes.u32(10) else {
             throw ImagingError(.corruptData, "BMP file header is cut short")
         }
-        return try parse(bytes, at: 14, pixelOffset: Int(offset), icon: false)
+        let header = try parse(bytes, at: 14, pixelOffset: Int(offset), icon: false)
+        // A size field may claim more than the file holds when the file is cut short (the pixel
+        // data then says so, as truncated data); one claiming more than the header's own image
+        // could ever take is a lie (the BMP Suite's badfilesize and badbitssize). 0: not given.
+        let most = Int.saturatingSum(header.mostPixelBytes, 16)
+        if let fileSize = bytes.u32(2).map(Int.init), fileSize > bytes.count, fileSize > Int.saturatingSum(header.pixelOffset, most) {
+            throw ImagingError(.corruptData, "BMP file size field says \(fileSize) bytes, more than its \(header.width)x\(header.height) image needs")
+        }
+        if let dibSize = bytes.u32(14), dibSize >= 40, let imageSize = bytes.u32(34).map(Int.init),
+            imageSize > bytes.count - header.pixelOffset, imageSize > most
+        {
+            throw ImagingError(.corruptData, "BMP image size field says \(imageSize) bytes, more than its \(header.width)x\(header.height) image needs")
+        }
+        return header
     }
 
     /// Whether `bytes` begin like a BMP file: "BM" and a plausible DIB header size (one BMP does
@@ -93,6 +116,14 @@ struct BMPHeader {
             guard height > 0 else { throw ImagingError(.corruptData, "icon bitmap height is \(rawHeight)") }
         }
         let topDown = rawHeight < 0
+        // Densities past 30,000 dots an inch (the BMP Suite's baddens1 and baddens2) are no
+        // device's: the header is not to be trusted.
+        for (axis, offset) in [("horizontal", 24), ("vertical", 28)] {
+            let density = Int(Int32(bitPattern: field(offset)))
+            guard abs(density) <= maxDensity else {
+                throw ImagingError(.corruptData, "BMP \(axis) density of \(density) pixels a metre is past any device's")
+            }
+        }
         let compressionCode = core ? 0 : field(16)
         if !os2, compressionCode == 4 || compressionCode == 5 {
             throw ImagingError(.unsupportedFormat, "BMP holding a \(compressionCode == 4 ? "JPEG" : "PNG") image is not supported")
@@ -171,11 +202,17 @@ struct BMPHeader {
             palette: palette, pixelOffset: pixels)
     }
 
-    /// Masks must lie within the pixel's bits and not overlap.
+    /// 30,000 dots an inch in pixels a metre.
+    static let maxDensity = 1_181_102
+
+    /// Masks must lie within the pixel's bits and not overlap, and each colour must have one.
     private static func validate(masks: [UInt32], bitCount: Int) throws(ImagingError) {
         let limit: UInt32 = bitCount == 32 ? .max : (1 << UInt32(bitCount)) - 1
         var seen: UInt32 = 0
-        for mask in masks {
+        for (index, mask) in masks.enumerated() {
+            guard mask != 0 || index == 3 else {
+                throw ImagingError(.corruptData, "BMP bit-field mask for \(["red", "green", "blue"][index]) is empty")
+            }
             guard mask & ~limit == 0 else {
                 throw ImagingError(.corruptData, "BMP bit-field mask 0x\(String(mask, radix: 16)) is past \(bitCount) bits")
             }
