@@ -49,12 +49,17 @@ struct AnimatedOperationsTests {
             for format in ["gif", "webp"] {
                 let result = try await made("\(option)/f:\(format)", from: path, in: pipeline)
                 let info = try ImageDecoder().animationInfo(result.data)
-                #expect(info?.loopCount == source.loopCount, "\(option) of \(path) as \(format)")
                 if format == "gif", Self.gifSaverMergesFrames {
                     // libvips 8.16's GIF saver (cgif) merges consecutive frames that are equal once
                     // quantised, adding their delays: each written delay is the sum of a run of
-                    // the source's, and the whole play lasts as long.
-                    let written = try #require(info?.delays)
+                    // the source's, and the whole play lasts as long. When every frame is equal
+                    // once quantised, one frame is left: a still GIF.
+                    guard let info else {
+                        #expect(try ImageDecoder().probe(result.data).pages == 1, "\(option) of \(path) as gif")
+                        continue
+                    }
+                    #expect(info.loopCount == source.loopCount, "\(option) of \(path) as gif")
+                    let written = info.delays
                     var runs: [Int] = [], next = 0
                     for delay in written {
                         var sum = 0
@@ -64,6 +69,7 @@ struct AnimatedOperationsTests {
                     #expect(runs == written && next == source.delays.count, "\(option) of \(path) as gif: \(written) from \(source.delays)")
                     continue
                 }
+                #expect(info?.loopCount == source.loopCount, "\(option) of \(path) as \(format)")
                 #expect(info?.frameCount == source.frameCount, "\(option) of \(path) as \(format)")
                 if format == "webp" {
                     #expect(info?.delays == source.delays, "\(option) of \(path) as \(format)")
