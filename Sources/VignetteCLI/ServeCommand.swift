@@ -57,6 +57,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Allow sources on loopback, private, link-local and other non-public addresses (env VIGNETTE_ALLOW_PRIVATE_SOURCES=1).")
     var allowPrivateSources = false
 
+    @Flag(help: "f:best answers one of the results it encodes, as imgproxy does, never the source's own bytes when they would be smaller (env VIGNETTE_NO_SOURCE_PASSTHROUGH=1).")
+    var noSourcePassthrough = false
+
     @Flag(help: "Serve s3://BUCKET/KEY sources from AWS S3 (https://BUCKET.s3.REGION.amazonaws.com); credentials from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN (env VIGNETTE_S3=1).")
     var s3 = false
 
@@ -191,6 +194,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.cacheFolder = cache ?? environment("VIGNETTE_CACHE")
         if allowPdf || ServeCommand.isOn(environment("VIGNETTE_ALLOW_PDF")) { configuration.allowedInputs.insert(.pdf) }
         if allowVideo || ServeCommand.isOn(environment("VIGNETTE_ALLOW_VIDEO")) { configuration.allowedInputs.insert(.video) }
+        if noSourcePassthrough || ServeCommand.isOn(environment("VIGNETTE_NO_SOURCE_PASSTHROUGH")) {
+            configuration.bestFormat.passesSourceThrough = false
+        }
         if let path = watermark ?? environment("VIGNETTE_WATERMARK") { configuration.watermarkPath = path }
         configuration.faceModelPath = faceModel ?? environment("VIGNETTE_FACE_MODEL")
         configuration.memoryCacheSizeLimit = try number(

@@ -32,6 +32,29 @@ struct AutoQualityEnvironmentTests {
         #expect(!result.stderr.contains("warning"), "\(result.stderr)")
     }
 
+    @Test("--no-source-passthrough and VIGNETTE_NO_SOURCE_PASSTHROUGH=1: f:best answers an encoded result, not the smaller source")
+    func noSourcePassthrough() async throws {
+        // A strongly compressed JPEG, served at its own size: every candidate at q80 is larger.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vignette-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = try ImageDecoder().decode(Data(contentsOf: CLI.fixtures.appendingPathComponent("baseline.jpg")))
+        let small = try ImageEncoder.encode(photo, as: .jpeg(JPEGOptions(quality: 30)))
+        try small.write(to: folder.appendingPathComponent("small.jpg"))
+        let url = "/insecure/rs:fit:4000:4000/f:best/plain/local:///small.jpg"
+        let environment = ["IMGPROXY_PREFERRED_FORMATS": "jpeg,png", "VIGNETTE_BIND": "127.0.0.1:0", "VIGNETTE_ROOT": folder.path]
+        for (arguments, extra, passes) in [
+            ([String](), [String: String](), true), (["--no-source-passthrough"], [:], false), ([], ["VIGNETTE_NO_SOURCE_PASSTHROUGH": "1"], false),
+        ] {
+            let (result, killed) = try await CLI.serving(arguments, environment: environment.merging(extra) { $1 }) { client, server in
+                let answer = try await ImgproxyEnvironmentTests.fetch(client, server + url)
+                #expect(answer.status == 200 && (answer.body == small) == passes, "\(arguments) \(extra): \(answer.body.count) vs \(small.count)")
+                #expect(answer.header("Vignette-Encoding")?.contains("source") == passes, "\(answer.header("Vignette-Encoding") ?? "none")")
+            }
+            #expect(!killed && result.status == 0, "\(result.stderr)")
+        }
+    }
+
     @Test("dssim, ml and bad values stop vignette serve at start, naming the variable")
     func badValues() async throws {
         for (name, value) in [
