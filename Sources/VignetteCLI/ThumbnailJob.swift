@@ -24,6 +24,8 @@ struct ThumbnailJob: Sendable {
         var crop: String?
         /// What `--quality auto` or `--format best` chose (nil for a result from the cache).
         var choice: EncodingChoice?
+        /// Why the source's ICC profile was ignored (`EncodedImage.ignoredProfile`).
+        var ignoredProfile: String?
     }
 
     let pipeline: ImagePipeline
@@ -93,6 +95,7 @@ struct ThumbnailJob: Sendable {
         if let placeholder, let made { outcome.placeholder = (placeholder, made) }
         outcome.crop = await pipeline.facePlacement(for: request)
         outcome.choice = image.choice
+        outcome.ignoredProfile = image.ignoredProfile
         return outcome
     }
 

@@ -36,6 +36,7 @@ struct ThumbnailReport {
                 if let placeholder = outcome.placeholder { fields.append((placeholder.kind.rawValue, .string(placeholder.value))) }
                 if let crop = outcome.crop { fields.append(("crop", .string(crop))) }
                 if let choice = outcome.choice { fields.append(("encoding", choice.json)) }
+                if let reason = outcome.ignoredProfile { fields.append(("ignoredProfile", .string(reason))) }
                 return .object(fields)
             case .failed(let reason):
                 return .object([

@@ -17,14 +17,22 @@ public struct EncodedImage: Sendable, Hashable {
     /// What an autoquality or best-format search chose (nil without one, and for results read
     /// from the disk or shared cache, which keep bytes alone).
     public var choice: EncodingChoice?
+    /// Why the source's embedded ICC profile was ignored when it was decoded
+    /// (`ImageInfo.ignoredProfile`, libvips' `vips_icc_is_compatible_profile`): the pixels were
+    /// read as if it had none. nil when it was used or there was none, and for results read from
+    /// the disk or shared cache, which keep bytes alone.
+    public var ignoredProfile: String?
 
     /// Encoded bytes with their format and size.
-    public init(data: Data, format: ImageFormat, width: Int, height: Int, choice: EncodingChoice? = nil) {
+    public init(
+        data: Data, format: ImageFormat, width: Int, height: Int, choice: EncodingChoice? = nil, ignoredProfile: String? = nil
+    ) {
         self.data = data
         self.format = format
         self.width = width
         self.height = height
         self.choice = choice
+        self.ignoredProfile = ignoredProfile
     }
 }
 

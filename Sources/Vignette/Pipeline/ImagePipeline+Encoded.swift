@@ -204,8 +204,10 @@ extension ImagePipeline {
     private func encoded(_ image: Image, as encoding: OutputEncoding, limits: DecodingLimits, work: SharedWork<EncodeResult>) async throws -> EncodedImage {
         try await work.run(on: self.encoding, span: "vignette.encode") { [metrics] cancellation, span throws -> EncodedImage in
             metrics.encodes.increment()
-            let encoded = try ImagePipeline.encode(image, as: encoding, limits: limits, cancellation: cancellation, span: span)
+            var encoded = try ImagePipeline.encode(image, as: encoding, limits: limits, cancellation: cancellation, span: span)
             if let choice = encoded.choice { metrics.searched(choice) }
+            // The decode's note travels in the image's header, through every processor.
+            encoded.ignoredProfile = image.ignoredProfile
             return encoded
         }
     }
@@ -292,7 +294,8 @@ extension ImagePipeline {
         metrics.encodes.increment()
         do throws(ImagingError) {
             let fitted = try ImageEncoder.encode(animation, as: format, maxBytes: encoding.maxBytes, limits: limits, cancellation: cancellation)
-            let encoded = EncodedImage(data: fitted.data, format: format.format, width: animation.width, height: animation.height)
+            let encoded = EncodedImage(
+                data: fitted.data, format: format.format, width: animation.width, height: animation.height, ignoredProfile: info.ignoredProfile)
             span?.setEncoded(encoded, quality: fitted.quality)
             return encoded
         } catch where error.kind == .cancelled {
@@ -321,7 +324,8 @@ extension ImagePipeline {
             }
             // The encoder asked for the format before it wrote a byte.
             guard let chosen else { throw ImagingError(.operationFailed, "no output format was chosen") }
-            let encoded = EncodedImage(data: bytes, format: chosen.format, width: made.image.width, height: made.image.height)
+            let encoded = EncodedImage(
+                data: bytes, format: chosen.format, width: made.image.width, height: made.image.height, ignoredProfile: made.source.ignoredProfile)
             warnings?.ignoredProfile(made.source.ignoredProfile)
             if let span {
                 span.setDecoded(source: made.source, bytes: data.count, image: made.image, route: made.route)

@@ -155,6 +155,7 @@ public struct ImageResponder: Sendable {
         let image = try await run(plan) { try await pipeline.encodedImage(for: plan.request, as: plan.encoding).image }
         if let value = disposition(image.format) { headers.append(("Content-Disposition", value)) }
         if let choice = image.choice { headers.append(("Vignette-Encoding", choice.description)) }
+        if let reason = image.ignoredProfile { headers.append(("Vignette-Ignored-Profile", reason)) }
         if let placement = await pipeline.facePlacement(for: plan.request) {
             warnOfNoFaceModel()
             headers.append(("Vignette-Crop", placement))

@@ -46,6 +46,8 @@ struct IgnoredProfilePipelineTests {
             let encoded = try await pipeline.encodedImage(for: recipe.request(for: .file(path)), as: recipe.encoding()).image
             // The trim may take an edge off: the longer side meets the box.
             #expect(max(encoded.width, encoded.height) == 100, "\(label): \(encoded.width)x\(encoded.height)")
+            // The reason travels with the result (the server's Vignette-Ignored-Profile, the CLI's --json).
+            #expect(encoded.ignoredProfile?.contains("does not fit an image of 1 colour band") == true, "\(label): \(encoded.ignoredProfile ?? "none")")
             let warnings = messages.withLock { $0 }.filter { $0.hasPrefix("warning ICC profile ignored") }
             #expect(warnings.count == 1, "\(label): \(messages.withLock { $0 })")
         }
