@@ -7,14 +7,16 @@
 #   Scripts/fuzz.sh --replay-plain  the same through the plain build's targets (.build/debug, which
 #                                   `make test` has built): no instrumented build, no AddressSanitizer
 #
-# FUZZ_TARGETS="FuzzProbe …" picks targets; FUZZ_SKIP_BUILD=1 uses the binaries already built.
+# FUZZ_TARGETS="FuzzProbe …" picks targets; FUZZ_SKIP_BUILD=1 uses the binaries already built;
+# FUZZ_TIMEOUT (default 10) is the seconds one input may take before it is a finding: raise it when
+# the machine is busy with other work, where an input that takes 1 s alone can pass 10.
 #
 # Seeds: Fixtures/ (made by Fixtures/make-fixtures.sh), ../shared/corpus when it is there, and
 # Fuzz/regressions/<target>/ (inputs of past findings, kept); FuzzJPEGDC also gets small JPEGs of
 # every kind its paths take, made by cjpeg when libjpeg-turbo-progs is installed. What the fuzzer adds to the corpus,
 # and every crash, timeout or out-of-memory input, goes to .fuzz/ (git-ignored). Limits: 2 GB of
 # RSS (libFuzzer's count includes AddressSanitizer's shadow memory and quarantine), 1 GB for one
-# allocation, 10 s for one input. Exits 1 when any target found something, with the inputs named.
+# allocation, 10 s for one input (FUZZ_TIMEOUT). Exits 1 when any target found something, with the inputs named.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
@@ -125,7 +127,7 @@ dict() {
   esac
 }
 
-common=(-rss_limit_mb=2048 -malloc_limit_mb=1024 -timeout=10 -print_final_stats=1)
+common=(-rss_limit_mb=2048 -malloc_limit_mb=1024 -timeout="${FUZZ_TIMEOUT:-10}" -print_final_stats=1)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allocator_may_return_null=1}
 
 if [ "$mode" = --replay ] || [ "$mode" = --replay-plain ]; then

@@ -67,11 +67,13 @@ struct BMPDecoder {
         }
     }
 
-    /// Whether any stored pixel has a nonzero value under `mask` (16- or 32-bit pixels).
+    /// Whether any stored pixel has a nonzero value under `mask` (16- or 32-bit pixels). Only the
+    /// rows the data holds are read: a header may claim millions more (a probe reads no budget).
     private func anyAlpha(mask: UInt32) -> Bool {
         let step = header.bitCount / 8
         for row in 0..<header.height {
-            let start = header.pixelOffset + row * header.rowBytes
+            let start = Int.saturatingSum(header.pixelOffset, Int.saturating(row, header.rowBytes))
+            guard start < bytes.count else { break }
             let count = min(header.width, max(0, bytes.count - start) / step)
             for x in 0..<count {
                 let at = start + x * step
