@@ -3,5 +3,5 @@
 /// (a test in VignetteCLITests checks both). Semantic versioning, from 0.x.
 package enum VignetteVersion {
     /// The version of this source tree, `major.minor.patch`.
-    package static let current = "0.3.0"
+    package static let current = "0.4.0"
 }
