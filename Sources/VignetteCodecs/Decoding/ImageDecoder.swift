@@ -77,10 +77,13 @@ public struct ImageDecoder: Sendable {
         let cancellation = limits.renderDeadline(cancellation, for: source.data)
         do {
             return try header.materialized(cancellation: cancellation)
-        } catch where (error.kind == .corruptData || error.kind == .truncatedData) && limits.failOn != .none {
+        } catch where [.corruptData, .truncatedData, .unsupportedFormat].contains(error.kind) && limits.failOn != .none {
             // libvips' error buffer is process-wide, so its message cannot be trusted to tell
-            // truncated from corrupt data under concurrency; a lenient decode can.
+            // truncated from corrupt data under concurrency (another thread's "not a known format"
+            // can even arrive here); a lenient decode can. A format a loader was found for and a
+            // lenient decode reads is supported: only an unreadable one keeps "unsupported".
             let decodable = (try? source.load(failOn: .none).materialized()) != nil
+            if error.kind == .unsupportedFormat, !decodable { throw error }
             throw ImagingError(decodable ? .truncatedData : .corruptData, error.message)
         }
     }
