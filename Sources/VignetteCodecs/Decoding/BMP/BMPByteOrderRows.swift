@@ -1,8 +1,8 @@
 /// The rows of the common BMP layouts, 24-bit BGR and 32-bit BGRX or BGRA, turned into RGB or
-/// RGBA four pixels a step in 32-bit words (unaligned loads and stores, little-endian as BMP is),
-/// rather than byte by byte: these are most BMP files, and a byte loop made a 1024×768 32-bit
-/// file decode slower than Pillow's (docs/performance.md). The last pixels of a row that do not
-/// make four go byte by byte.
+/// RGBA in whole words (unaligned loads and stores, little-endian as BMP is) rather than byte by
+/// byte: BGRX to RGB eight pixels a 64-bit step, BGR to RGB four a 32-bit step, BGRA to RGBA one
+/// pixel a word. These are most BMP files (Benchmarks/bitmap-decode.sh); the pixels left at a
+/// row's end go byte by byte.
 enum BMPByteOrderRows {
     /// A BGR pixel in the low 24 bits of a word, as RGB in the low 24 bits.
     @inline(__always) private static func rgb(_ bgr: UInt32) -> UInt32 { bgr.byteSwapped >> 8 }
